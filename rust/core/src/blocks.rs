@@ -1,0 +1,140 @@
+//! Stage 7: city blocks, the faces of the network bounded by curb lines.
+//!
+//! The road surface (every road piece and junction polygon) is subtracted from a rectangle
+//! larger than the network. What remains is the unbounded outer face, which holds the
+//! rectangle's corner and is dropped, and one region per face of the network that roads do not
+//! cover entirely: the blocks. A part of the network inside a face comes out as a hole of that
+//! block; a dead-end road cuts a notch into its block; a face that roads cover entirely (between
+//! the two carriageways of a dual road) leaves nothing. Faces smaller than the minimum block
+//! area are dropped with a diagnostic.
+//!
+//! Block ids come from the road nearest to the block's lowest-left outline vertex: its id, the
+//! position along it and the side (`L` or `R` looking along the road).
+
+use std::collections::BTreeMap;
+
+use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::float::single::SingleFloatOverlay;
+use rstar::primitives::{GeomWithData, Line as RLine};
+use rstar::RTree;
+
+use crate::geom::{orient, ring_area};
+use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon};
+use crate::Settings;
+
+type Contour = Vec<[f64; 2]>;
+
+fn contour(r: &[Point]) -> Contour {
+    r.iter().map(|p| [p.x, p.y]).collect()
+}
+
+fn to_ring(c: &[[f64; 2]]) -> Vec<Point> {
+    c.iter().map(|p| Point::new(p[0], p[1])).collect()
+}
+
+/// Extracts the blocks of a network whose junctions and road pieces are built.
+pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Block> {
+    let mut clip: Vec<Vec<Contour>> = Vec::with_capacity(net.pieces.len() + net.junctions.len());
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    let mut wmax: f64 = 0.0;
+    let polys = net
+        .pieces
+        .iter()
+        .map(|p| {
+            wmax = wmax.max(p.width);
+            &p.polygon
+        })
+        .chain(net.junctions.iter().map(|j| &j.polygon));
+    for poly in polys {
+        if poly.exterior.len() < 3 {
+            continue;
+        }
+        for p in &poly.exterior {
+            lo = [lo[0].min(p.x), lo[1].min(p.y)];
+            hi = [hi[0].max(p.x), hi[1].max(p.y)];
+        }
+        let mut shape = vec![contour(&poly.exterior)];
+        shape.extend(poly.holes.iter().map(|h| contour(h)));
+        clip.push(shape);
+    }
+    if clip.is_empty() || !(lo[0].is_finite() && hi[0].is_finite()) {
+        return Vec::new();
+    }
+    // A frame one road width outside the network, so the outer face is one connected region.
+    let m = wmax.max(settings.snap_distance).max(1.0_f64.min(hi[0] - lo[0] + hi[1] - lo[1]));
+    let (x0, y0, x1, y1) = (lo[0] - m, lo[1] - m, hi[0] + m, hi[1] + m);
+    let frame: Vec<Contour> = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
+    let shapes = frame.overlay(&clip, OverlayRule::Difference, FillRule::NonZero);
+
+    // Centerline segments of the road pieces, to name blocks by the road beside them.
+    let mut segs = Vec::new();
+    for (pi, piece) in net.pieces.iter().enumerate() {
+        for k in 0..piece.centerline.len().saturating_sub(1) {
+            let (a, b) = (piece.centerline[k], piece.centerline[k + 1]);
+            segs.push(GeomWithData::new(RLine::new([a.x, a.y], [b.x, b.y]), (pi, k)));
+        }
+    }
+    let tree = RTree::bulk_load(segs);
+
+    let mut out = Vec::new();
+    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    for shape in shapes {
+        let mut rings = shape.iter().map(|c| to_ring(c));
+        let Some(exterior) = rings.next() else { continue };
+        // The outer face holds the frame's corner.
+        if exterior.iter().any(|p| p.x == x0 && p.y == y0) {
+            continue;
+        }
+        let holes: Vec<Vec<Point>> = rings.collect();
+        let area = ring_area(&exterior) + holes.iter().map(|h| ring_area(h)).sum::<f64>();
+        let corner = exterior
+            .iter()
+            .copied()
+            .min_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)))
+            .unwrap_or_default();
+        if area < settings.min_block_area {
+            diags.push(Diagnostic {
+                code: DiagnosticCode::FaceDropped,
+                position: corner,
+                road: None,
+                message: format!(
+                    "a face of {:.3} m² is smaller than the minimum block area ({} m²): no block",
+                    area, settings.min_block_area
+                ),
+            });
+            continue;
+        }
+        let base = match tree.nearest_neighbor([corner.x, corner.y]) {
+            Some(seg) => {
+                let (pi, k) = seg.data;
+                let piece = &net.pieces[pi];
+                let (a, b) = (piece.centerline[k].xy(), piece.centerline[k + 1].xy());
+                let mut s = piece.start;
+                for j in 0..k {
+                    s += piece.centerline[j].xy().dist(piece.centerline[j + 1].xy());
+                }
+                let d = b.sub(a);
+                let t = if d.dot(d) > 0.0 { (corner.sub(a).dot(d) / d.dot(d)).clamp(0.0, 1.0) } else { 0.0 };
+                s += d.len() * t;
+                let side = if orient(a, b, corner) > 0.0 { "L" } else { "R" };
+                format!("b/{}/{:.1}/{}", piece.road, s, side)
+            }
+            None => format!("b/@{:.2},{:.2}", corner.x, corner.y),
+        };
+        out.push((base, corner, Block { id: String::new(), polygon: Polygon { exterior, holes }, area }));
+    }
+    // Deterministic ids whatever order the overlay returned the shapes in.
+    out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)).then(a.1.y.total_cmp(&b.1.y)));
+    let mut blocks: Vec<Block> = out
+        .into_iter()
+        .map(|(base, _, mut blk)| {
+            let n = used.entry(base.clone()).or_insert(0);
+            *n += 1;
+            blk.id = if *n == 1 { base } else { format!("{}#{}", base, n) };
+            blk
+        })
+        .collect();
+    blocks.sort_by(|a, b| a.id.cmp(&b.id));
+    blocks
+}

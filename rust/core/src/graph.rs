@@ -1,0 +1,533 @@
+//! Stages 2 to 4: crossings, connections and the noded graph of road edges.
+//!
+//! Every road is flattened into a [`Line`]. Crossings between segments come from an R-tree over
+//! all segments and are decided with exact predicates. Road ends join the road (or road end)
+//! nearest to them within the snap distance; an end that overshoots a crossing by less than the
+//! junction's size is trimmed back to it. Every connection is a node; nodes closer together than
+//! the roads are wide are gathered into one cluster (one junction). Each road is then cut at its
+//! nodes into edges.
+
+use rstar::primitives::{GeomWithData, Rectangle};
+use rstar::{RTree, AABB};
+
+use crate::geom::{project_on_segment, segment_hit, Line, SegHit};
+use crate::types::{Diagnostic, DiagnosticCode, Point};
+use crate::Settings;
+
+/// A road after flattening, with the part of it that is kept.
+#[derive(Clone, Debug)]
+pub(crate) struct RoadLine {
+    /// Index of the road in the input.
+    pub(crate) input: usize,
+    pub(crate) id: String,
+    pub(crate) width: f64,
+    pub(crate) layer: i32,
+    pub(crate) closed: bool,
+    pub(crate) has_height: bool,
+    /// The centerline; for a closed road the last point repeats the first.
+    pub(crate) line: Line,
+    /// Kept range of arc length (an overshoot trims it).
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+}
+
+/// A node of the graph: a crossing or a connection, at a position.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub(crate) pos: Point,
+    /// Widest road with a stop at this node, metres.
+    pub(crate) width: f64,
+}
+
+/// One edge: the part of one road between two stops (or a dead end).
+#[derive(Clone, Debug)]
+pub(crate) struct Edge {
+    pub(crate) road: usize,
+    /// Arc length along the road of the edge's start and end (`s1` may exceed the road's length
+    /// for the edge that runs across the seam of a closed road).
+    pub(crate) s0: f64,
+    pub(crate) s1: f64,
+    /// Nodes at the ends (`None` at a dead end or a closed road without nodes).
+    pub(crate) n0: Option<usize>,
+    pub(crate) n1: Option<usize>,
+    /// The centerline of the edge, from `s0` to `s1`.
+    pub(crate) line: Line,
+}
+
+/// The noded network.
+#[derive(Debug, Default)]
+pub(crate) struct Graph {
+    pub(crate) roads: Vec<RoadLine>,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) edges: Vec<Edge>,
+}
+
+type SegEntry = GeomWithData<Rectangle<[f64; 2]>, (u32, u32)>;
+
+/// Where a connection lies along a road.
+#[derive(Clone, Copy, Debug)]
+struct Stop {
+    road: usize,
+    s: f64,
+    node: usize,
+}
+
+/// A crossing between two roads (or a road and itself).
+#[derive(Clone, Copy, Debug)]
+struct Crossing {
+    a: usize,
+    sa: f64,
+    b: usize,
+    sb: f64,
+    p: Point,
+}
+
+fn seg_tree(roads: &[RoadLine]) -> RTree<SegEntry> {
+    let mut entries = Vec::new();
+    for (r, road) in roads.iter().enumerate() {
+        for k in 0..road.line.pts.len().saturating_sub(1) {
+            let a = road.line.pts[k].xy();
+            let b = road.line.pts[k + 1].xy();
+            entries.push(GeomWithData::new(
+                Rectangle::from_corners([a.x, a.y], [b.x, b.y]),
+                (r as u32, k as u32),
+            ));
+        }
+    }
+    RTree::bulk_load(entries)
+}
+
+fn seg(roads: &[RoadLine], r: usize, k: usize) -> (Point, Point) {
+    let l = &roads[r].line;
+    (l.pts[k].xy(), l.pts[k + 1].xy())
+}
+
+/// Segments `k1` and `k2` of one road share an end point by construction.
+fn adjacent(road: &RoadLine, k1: usize, k2: usize) -> bool {
+    let nseg = road.line.pts.len().saturating_sub(1);
+    k1.abs_diff(k2) <= 1 || (road.closed && nseg > 2 && (k1.min(k2) == 0 && k1.max(k2) == nseg - 1))
+}
+
+/// Normalises a position on a closed road so that the seam is 0.
+fn norm_s(road: &RoadLine, s: f64) -> f64 {
+    if road.closed && s >= road.line.length() {
+        0.0
+    } else {
+        s
+    }
+}
+
+fn is_end(road: &RoadLine, s: f64) -> bool {
+    !road.closed && (s <= 0.0 || s >= road.line.length())
+}
+
+fn height_at(road: &RoadLine, s: f64) -> f64 {
+    road.line.point_at(s).z
+}
+
+/// All crossings between segments, with grade-separated ones reported and left out.
+fn find_crossings(
+    roads: &[RoadLine],
+    tree: &RTree<SegEntry>,
+    settings: &Settings,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Crossing> {
+    use rayon::prelude::*;
+    let entries: Vec<(u32, u32)> = roads
+        .iter()
+        .enumerate()
+        .flat_map(|(r, road)| {
+            (0..road.line.pts.len().saturating_sub(1)).map(move |k| (r as u32, k as u32))
+        })
+        .collect();
+    let found: Vec<Vec<Crossing>> = entries
+        .par_iter()
+        .map(|&(r1, k1)| {
+            let (r1, k1) = (r1 as usize, k1 as usize);
+            let (a0, a1) = seg(roads, r1, k1);
+            let env = AABB::from_corners([a0.x.min(a1.x), a0.y.min(a1.y)], [a0.x.max(a1.x), a0.y.max(a1.y)]);
+            let mut out = Vec::new();
+            for cand in tree.locate_in_envelope_intersecting(env) {
+                let (r2, k2) = (cand.data.0 as usize, cand.data.1 as usize);
+                if (r2, k2) <= (r1, k1) {
+                    continue;
+                }
+                if r1 == r2 && adjacent(&roads[r1], k1, k2) {
+                    continue;
+                }
+                let (b0, b1) = seg(roads, r2, k2);
+                let mut push = |ta: f64, tb: f64| {
+                    let p = if ta == 0.0 {
+                        a0
+                    } else if ta == 1.0 {
+                        a1
+                    } else if tb == 0.0 {
+                        b0
+                    } else if tb == 1.0 {
+                        b1
+                    } else {
+                        a0.lerp(a1, ta)
+                    };
+                    out.push(Crossing {
+                        a: r1,
+                        sa: norm_s(&roads[r1], roads[r1].line.s_of(k1, ta)),
+                        b: r2,
+                        sb: norm_s(&roads[r2], roads[r2].line.s_of(k2, tb)),
+                        p,
+                    });
+                };
+                match segment_hit(a0, a1, b0, b1) {
+                    SegHit::None => {}
+                    SegHit::Point { ta, tb } => push(ta, tb),
+                    SegHit::Overlap { ta0, ta1 } => {
+                        for ta in [ta0, ta1] {
+                            let p = a0.lerp(a1, ta);
+                            let (tb, _) = project_on_segment(p, b0, b1);
+                            push(ta, tb);
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    let mut crossings = Vec::new();
+    for c in found.into_iter().flatten() {
+        if c.a == c.b && c.sa == c.sb {
+            continue;
+        }
+        let (ra, rb) = (&roads[c.a], &roads[c.b]);
+        let shared_end = is_end(ra, c.sa) || is_end(rb, c.sb);
+        if !shared_end {
+            let layered = ra.layer != rb.layer;
+            let dz = (height_at(ra, c.sa) - height_at(rb, c.sb)).abs();
+            let high = ra.has_height && rb.has_height && dz > settings.clearance;
+            if layered || high {
+                diags.push(Diagnostic {
+                    code: DiagnosticCode::GradeSeparated,
+                    position: c.p,
+                    road: Some(ra.id.clone()),
+                    message: if layered {
+                        format!(
+                            "road {} (layer {}) crosses road {} (layer {}): bridge or tunnel, no junction",
+                            ra.id, ra.layer, rb.id, rb.layer
+                        )
+                    } else {
+                        format!(
+                            "road {} crosses road {} {:.2} m above or below it: bridge or tunnel, no junction",
+                            ra.id, rb.id, dz
+                        )
+                    },
+                });
+                continue;
+            }
+        }
+        crossings.push(c);
+    }
+    crossings
+}
+
+/// The road ends that join another road, as stops; ends already on a crossing are skipped.
+struct EndLink {
+    road: usize,
+    s_end: f64,
+    other: usize,
+    s_other: f64,
+    p: Point,
+}
+
+fn find_end_links(
+    roads: &[RoadLine],
+    tree: &RTree<SegEntry>,
+    crossings: &[Crossing],
+    settings: &Settings,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<EndLink>, Vec<[bool; 2]>) {
+    // Ends that a crossing already touches.
+    let mut connected = vec![[false; 2]; roads.len()];
+    for c in crossings {
+        for (r, s) in [(c.a, c.sa), (c.b, c.sb)] {
+            let road = &roads[r];
+            if !road.closed {
+                if s <= 0.0 {
+                    connected[r][0] = true;
+                }
+                if s >= road.line.length() {
+                    connected[r][1] = true;
+                }
+            }
+        }
+    }
+    let max_width = roads.iter().map(|r| r.width).fold(0.0, f64::max);
+    let reach = settings.snap_distance + max_width;
+    let mut links = Vec::new();
+    for (r, road) in roads.iter().enumerate() {
+        if road.closed || road.line.pts.len() < 2 {
+            continue;
+        }
+        let len = road.line.length();
+        for (end, s_end) in [(0usize, 0.0), (1usize, len)] {
+            if connected[r][end] {
+                continue;
+            }
+            let e = road.line.point_at(s_end).xy();
+            let env = AABB::from_corners([e.x - reach, e.y - reach], [e.x + reach, e.y + reach]);
+            // Nearest candidate: (distance, road, s) with a deterministic tie-break.
+            let mut best: Option<(f64, usize, f64, Point)> = None;
+            let mut near: Option<(f64, usize)> = None;
+            for cand in tree.locate_in_envelope_intersecting(env) {
+                let (r2, k2) = (cand.data.0 as usize, cand.data.1 as usize);
+                let (b0, b1) = seg(roads, r2, k2);
+                let (t, d) = project_on_segment(e, b0, b1);
+                let s2 = roads[r2].line.s_of(k2, t);
+                if r2 == r {
+                    // The road near its own end is not another road.
+                    if (s2 - s_end).abs() <= road.width + settings.snap_distance {
+                        continue;
+                    }
+                }
+                let key = (d, r2, s2);
+                if d <= settings.snap_distance {
+                    if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1) || (key.0 == b.0 && key.1 == b.1 && key.2 < b.2)) {
+                        best = Some((d, r2, s2, b0.lerp(b1, t)));
+                    }
+                } else if d <= settings.snap_distance + 0.5 * (road.width + roads[r2].width)
+                    && near.is_none_or(|n| d < n.0)
+                {
+                    near = Some((d, r2));
+                }
+            }
+            if let Some((d, r2, s2, p)) = best {
+                connected[r][end] = true;
+                if d > 0.0 {
+                    diags.push(Diagnostic {
+                        code: DiagnosticCode::EndSnapped,
+                        position: e,
+                        road: Some(road.id.clone()),
+                        message: format!(
+                            "road {} ends {:.2} m from road {}: joined to it",
+                            road.id, d, roads[r2].id
+                        ),
+                    });
+                }
+                links.push(EndLink {
+                    road: r,
+                    s_end,
+                    other: r2,
+                    s_other: norm_s(&roads[r2], s2),
+                    p,
+                });
+            } else if let Some((d, r2)) = near {
+                diags.push(Diagnostic {
+                    code: DiagnosticCode::NearMiss,
+                    position: e,
+                    road: Some(road.id.clone()),
+                    message: format!(
+                        "road {} ends {:.2} m from road {}, further than the snap distance ({} m): not joined",
+                        road.id, d, roads[r2].id, settings.snap_distance
+                    ),
+                });
+            }
+        }
+    }
+    (links, connected)
+}
+
+/// Union-find with path halving; the smaller index is the root, so that the result does not
+/// depend on the order of unions.
+#[derive(Clone, Debug)]
+pub(crate) struct UnionFind {
+    parent: Vec<usize>,
+}
+
+impl UnionFind {
+    pub(crate) fn new(n: usize) -> Self {
+        Self { parent: (0..n).collect() }
+    }
+    pub(crate) fn find(&mut self, mut x: usize) -> usize {
+        while self.parent[x] != x {
+            self.parent[x] = self.parent[self.parent[x]];
+            x = self.parent[x];
+        }
+        x
+    }
+    /// Joins the sets of `a` and `b`; true when they were apart.
+    pub(crate) fn union(&mut self, a: usize, b: usize) -> bool {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return false;
+        }
+        let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        self.parent[hi] = lo;
+        true
+    }
+}
+
+/// Builds the noded graph and the node clusters (one per junction).
+pub(crate) fn build_graph(
+    roads: Vec<RoadLine>,
+    settings: &Settings,
+    diags: &mut Vec<Diagnostic>,
+) -> (Graph, UnionFind) {
+    let mut roads = roads;
+    let tree = seg_tree(&roads);
+    let crossings = find_crossings(&roads, &tree, settings, diags);
+    let (links, connected) = find_end_links(&roads, &tree, &crossings, settings, diags);
+
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut stops: Vec<Stop> = Vec::new();
+    for c in &crossings {
+        let w = roads[c.a].width.max(roads[c.b].width);
+        let n = nodes.len();
+        nodes.push(Node { pos: c.p, width: w });
+        stops.push(Stop { road: c.a, s: c.sa, node: n });
+        stops.push(Stop { road: c.b, s: c.sb, node: n });
+    }
+    for l in &links {
+        let w = roads[l.road].width.max(roads[l.other].width);
+        let n = nodes.len();
+        nodes.push(Node { pos: l.p, width: w });
+        stops.push(Stop { road: l.road, s: l.s_end, node: n });
+        stops.push(Stop { road: l.other, s: l.s_other, node: n });
+    }
+
+    // Overshoots: an unconnected end just past a crossing is trimmed back to the crossing.
+    let mut by_road: Vec<Vec<(f64, usize)>> = vec![Vec::new(); roads.len()];
+    for (i, st) in stops.iter().enumerate() {
+        by_road[st.road].push((st.s, i));
+    }
+    for v in &mut by_road {
+        v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    }
+    // Width of the widest other road at each stop's node.
+    let mut node_roads: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for st in &stops {
+        node_roads[st.node].push(st.road);
+    }
+    let crossed: Vec<f64> = stops
+        .iter()
+        .map(|st| {
+            node_roads[st.node]
+                .iter()
+                .filter(|&&r| r != st.road)
+                .map(|&r| roads[r].width)
+                .fold(0.0, f64::max)
+        })
+        .collect();
+    for r in 0..roads.len() {
+        if roads[r].closed {
+            continue;
+        }
+        let len = roads[r].line.length();
+        let list = &by_road[r];
+        for end in 0..2 {
+            if connected[r][end] || list.is_empty() {
+                continue;
+            }
+            let (s_c, idx) = if end == 0 { list[0] } else { list[list.len() - 1] };
+            let stub = if end == 0 { s_c } else { len - s_c };
+            let w_other = crossed[idx];
+            if w_other <= 0.0 || stub <= 0.0 {
+                continue;
+            }
+            let limit = 0.5 * w_other + settings.corner_radius;
+            if stub < limit {
+                let road = &mut roads[r];
+                if end == 0 {
+                    road.lo = s_c;
+                } else {
+                    road.hi = s_c;
+                }
+                diags.push(Diagnostic {
+                    code: DiagnosticCode::OvershootTrimmed,
+                    position: nodes[stops[idx].node].pos,
+                    road: Some(road.id.clone()),
+                    message: format!(
+                        "road {} ends {:.2} m past a crossing (less than the junction's {:.2} m): trimmed to a T",
+                        road.id, stub, limit
+                    ),
+                });
+            }
+        }
+    }
+
+    // Clusters: stops at the same place of the same road, and nodes closer than the roads are wide.
+    let mut uf = UnionFind::new(nodes.len());
+    for list in &by_road {
+        for w in list.windows(2) {
+            let (a, b) = (&stops[w[0].1], &stops[w[1].1]);
+            if a.s == b.s {
+                uf.union(a.node, b.node);
+            }
+        }
+    }
+    for st in &stops {
+        let w = roads[st.road].width;
+        if w > nodes[st.node].width {
+            nodes[st.node].width = w;
+        }
+    }
+    let max_w = nodes.iter().map(|n| n.width).fold(0.0, f64::max) + settings.merge_distance;
+    let pts: Vec<GeomWithData<[f64; 2], usize>> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| GeomWithData::new([n.pos.x, n.pos.y], i))
+        .collect();
+    let ntree = RTree::bulk_load(pts);
+    for (i, n) in nodes.iter().enumerate() {
+        for cand in ntree.locate_within_distance([n.pos.x, n.pos.y], max_w * max_w) {
+            let j = cand.data;
+            if j <= i {
+                continue;
+            }
+            let limit = n.width.max(nodes[j].width) + settings.merge_distance;
+            if n.pos.dist(nodes[j].pos) < limit {
+                uf.union(i, j);
+            }
+        }
+    }
+
+    // Edges: each road cut at its stops inside the kept range.
+    let mut edges = Vec::new();
+    for (r, road) in roads.iter().enumerate() {
+        let mut list: Vec<(f64, usize)> = by_road[r]
+            .iter()
+            .map(|&(s, i)| (s, stops[i].node))
+            .filter(|&(s, _)| s >= road.lo && s <= road.hi)
+            .collect();
+        list.dedup_by(|b, a| a.0 == b.0);
+        let len = road.line.length();
+        let mut push = |s0: f64, s1: f64, n0: Option<usize>, n1: Option<usize>| {
+            if s1 > s0 {
+                let line = if s1 <= len {
+                    Line::new(road.line.cut(s0, s1))
+                } else {
+                    let mut pts = road.line.cut(s0, len);
+                    let rest = road.line.cut(0.0, s1 - len);
+                    pts.extend(rest.into_iter().skip(1));
+                    Line::new(pts)
+                };
+                edges.push(Edge { road: r, s0, s1, n0, n1, line });
+            }
+        };
+        if list.is_empty() {
+            push(road.lo, road.hi, None, None);
+            continue;
+        }
+        if road.closed {
+            for w in list.windows(2) {
+                push(w[0].0, w[1].0, Some(w[0].1), Some(w[1].1));
+            }
+            let (first, last) = (list[0], list[list.len() - 1]);
+            push(last.0, first.0 + len, Some(last.1), Some(first.1));
+        } else {
+            let (first, last) = (list[0], list[list.len() - 1]);
+            push(road.lo, first.0, None, Some(first.1));
+            for w in list.windows(2) {
+                push(w[0].0, w[1].0, Some(w[0].1), Some(w[1].1));
+            }
+            push(last.0, road.hi, Some(last.1), None);
+        }
+    }
+    (Graph { roads, nodes, edges }, uf)
+}

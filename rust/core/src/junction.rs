@@ -1,0 +1,320 @@
+//! Stage 5: junction outlines.
+//!
+//! The arms of a junction (the road edges leaving it) are sorted by angle around its center.
+//! For each pair of neighbouring arms, the left curb of one and the right curb of the next (the
+//! real centerlines offset by half their widths) meet at a corner point. A corner whose block
+//! side is narrower than a half turn is rounded by a circular fillet of the corner radius,
+//! tangent to both curbs; a wider one stays sharp; curbs that never meet are joined straight
+//! across. Each arm is set back to the furthest tangent point of its two corners (at least half
+//! the widest arm, so that even a straight continuation has a surface). The outline runs around
+//! the arms: along each mouth, back along a curb, around the fillet, out along the next curb.
+//! When that ring is not simple (overlapping roads, very short arms), the outline is the union
+//! of the arm stubs and corner patches instead, and a diagnostic says so.
+
+use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::float::single::SingleFloatOverlay;
+
+use crate::curb::{inner_vertices, offset_at, Curb, Side};
+use crate::geom::{arc_steps, dedup_ring, ring_area, segment_hit, Line, SegHit};
+use crate::types::{Diagnostic, DiagnosticCode, Point};
+use crate::Settings;
+
+/// One arm of a junction, as the pipeline hands it over.
+#[derive(Clone, Debug)]
+pub(crate) struct ArmIn {
+    /// The centerline going outward from the junction.
+    pub(crate) line: Line,
+    pub(crate) width: f64,
+    /// Largest setback the fillets may use (half the edge when another junction is at its far
+    /// end, the whole edge at a dead end), metres.
+    pub(crate) avail: f64,
+    /// Input road id, for diagnostics.
+    pub(crate) road: String,
+}
+
+/// A junction's geometry: the setback of each arm (in the order given) and the outline.
+#[derive(Clone, Debug)]
+pub(crate) struct JunctionOut {
+    pub(crate) setbacks: Vec<f64>,
+    pub(crate) ring: Vec<Point>,
+    pub(crate) diags: Vec<Diagnostic>,
+}
+
+#[derive(Clone, Debug)]
+enum Corner {
+    /// Curbs meet; the outline passes from `ta` (on arm a's left curb, at centerline position
+    /// `sa`) through `arc` to `tb` (on arm b's right curb, at `sb`).
+    Meet { ta: Point, sa: f64, arc: Vec<Point>, tb: Point, sb: f64 },
+    /// The curbs do not meet: the mouths are joined straight across.
+    Open,
+}
+
+/// First crossing of two curbs: (segment of a, segment of b, point), the one with the smallest
+/// sum of centerline positions.
+fn curb_crossing(la: &Line, ca: &Curb, lb: &Line, cb: &Curb) -> Option<(usize, usize, Point)> {
+    let mut best: Option<(f64, usize, usize, Point)> = None;
+    for qa in 0..ca.len_segments() {
+        let (a0, a1) = (ca.verts[qa].p, ca.verts[qa + 1].p);
+        let (ax0, ax1) = (a0.x.min(a1.x), a0.x.max(a1.x));
+        let (ay0, ay1) = (a0.y.min(a1.y), a0.y.max(a1.y));
+        for qb in 0..cb.len_segments() {
+            let (b0, b1) = (cb.verts[qb].p, cb.verts[qb + 1].p);
+            if b0.x.max(b1.x) < ax0 || b0.x.min(b1.x) > ax1 || b0.y.max(b1.y) < ay0 || b0.y.min(b1.y) > ay1 {
+                continue;
+            }
+            let p = match segment_hit(a0, a1, b0, b1) {
+                SegHit::Point { ta, .. } => a0.lerp(a1, ta),
+                // Collinear curbs (a straight continuation of equal widths) do not make a corner.
+                SegHit::Overlap { .. } | SegHit::None => continue,
+            };
+            let key = ca.s_of(la, qa, p) + cb.s_of(lb, qb, p);
+            if best.as_ref().is_none_or(|b| key < b.0) {
+                best = Some((key, qa, qb, p));
+            }
+        }
+    }
+    best.map(|(_, qa, qb, p)| (qa, qb, p))
+}
+
+/// Angle of an arm around the junction center: towards its point at `reach` metres out.
+fn arm_angle(center: Point, line: &Line, reach: f64) -> f64 {
+    let p = line.point_at(reach.min(line.length())).xy();
+    let v = p.sub(center);
+    if v.len() > 0.0 {
+        v.y.atan2(v.x)
+    } else {
+        let d = line.dir(0);
+        d.y.atan2(d.x)
+    }
+}
+
+/// Builds the outline of one junction.
+///
+/// `center` is the mean of its crossing points; `extra` are polygons that belong to the
+/// junction whatever its arms (road edges inside it), used only by the fallback.
+pub(crate) fn build_junction(
+    center: Point,
+    arms: &[ArmIn],
+    extra: &[Vec<Point>],
+    settings: &Settings,
+) -> JunctionOut {
+    let n = arms.len();
+    let mut diags = Vec::new();
+    let wmax = arms.iter().map(|a| a.width).fold(0.0, f64::max);
+    let min_setback = 0.5 * wmax;
+    // Order arms counter-clockwise.
+    let mut order: Vec<(f64, usize)> = arms
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (arm_angle(center, &a.line, wmax.max(settings.corner_radius)), i))
+        .collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let ord: Vec<usize> = order.iter().map(|o| o.1).collect();
+
+    let mut setback = vec![0.0f64; n];
+    let mut corners: Vec<Corner> = Vec::with_capacity(n);
+    if n >= 2 {
+        for j in 0..n {
+            let (ia, ib) = (ord[j], ord[(j + 1) % n]);
+            let (a, b) = (&arms[ia], &arms[ib]);
+            let ca = Curb::new(&a.line, 0.5 * a.width, Side::Left, a.line.length(), wmax);
+            let cb = Curb::new(&b.line, 0.5 * b.width, Side::Right, b.line.length(), wmax);
+            let corner = match curb_crossing(&a.line, &ca, &b.line, &cb) {
+                None => Corner::Open,
+                Some((qa, qb, p)) => {
+                    let ua = ca.dir(qa);
+                    let ub = cb.dir(qb);
+                    let cross = ua.cross(ub);
+                    let beta = cross.atan2(ua.dot(ub));
+                    let sp_a = ca.s_of(&a.line, qa, p);
+                    let sp_b = cb.s_of(&b.line, qb, p);
+                    if beta > 0.0 && settings.corner_radius > 0.0 {
+                        let tan_half = (0.5 * beta).tan();
+                        let mut r = settings.corner_radius;
+                        let mut d = r / tan_half;
+                        let room = ca.reach(&a.line, qa, p, a.avail).min(cb.reach(&b.line, qb, p, b.avail));
+                        if d > room {
+                            let r_fit = room * tan_half;
+                            diags.push(Diagnostic {
+                                code: DiagnosticCode::RadiusReduced,
+                                position: p,
+                                road: Some(a.road.clone()),
+                                message: format!(
+                                    "corner between roads {} and {}: radius {:.2} m does not fit, reduced to {:.2} m",
+                                    a.road, b.road, r, r_fit
+                                ),
+                            });
+                            r = r_fit;
+                            d = room;
+                        }
+                        let (ta, qta) = ca.walk(qa, p, d);
+                        let (tb, qtb) = cb.walk(qb, p, d);
+                        let sa = ca.s_of(&a.line, qta, ta);
+                        let sb = cb.s_of(&b.line, qtb, tb);
+                        let arc = fillet_arc(ta, ca.dir(qta), tb, cb.dir(qtb), r, settings.tolerance);
+                        Corner::Meet { ta, sa, arc, tb, sb }
+                    } else {
+                        Corner::Meet { ta: p, sa: sp_a, arc: Vec::new(), tb: p, sb: sp_b }
+                    }
+                }
+            };
+            if let Corner::Meet { sa, sb, .. } = &corner {
+                setback[ia] = setback[ia].max(*sa);
+                setback[ib] = setback[ib].max(*sb);
+            }
+            corners.push(corner);
+        }
+    }
+    for (i, a) in arms.iter().enumerate() {
+        setback[i] = setback[i].max(min_setback).min(a.line.length());
+    }
+
+    if n >= 2 {
+        let mut ring = Vec::new();
+        for j in 0..n {
+            let (ia, ib) = (ord[j], ord[(j + 1) % n]);
+            let (a, b) = (&arms[ia], &arms[ib]);
+            let (ha, hb) = (0.5 * a.width, 0.5 * b.width);
+            ring.push(offset_at(&a.line, setback[ia], ha, Side::Left));
+            if let Corner::Meet { ta, sa, arc, tb, sb } = &corners[j] {
+                let mut back = Vec::new();
+                inner_vertices(&a.line, *sa, setback[ia], ha, Side::Left, &mut back);
+                if *sa < 0.0 {
+                    back.insert(0, offset_at(&a.line, 0.0, ha, Side::Left));
+                }
+                ring.extend(back.into_iter().rev());
+                ring.push(*ta);
+                ring.extend(arc.iter().copied());
+                ring.push(*tb);
+                if *sb < 0.0 {
+                    ring.push(offset_at(&b.line, 0.0, hb, Side::Right));
+                }
+                inner_vertices(&b.line, *sb, setback[ib], hb, Side::Right, &mut ring);
+            }
+            ring.push(offset_at(&b.line, setback[ib], hb, Side::Right));
+        }
+        dedup_ring(&mut ring);
+        if ring_area(&ring) > 0.0 && crate::validate::ring_is_simple(&ring) {
+            return JunctionOut { setbacks: setback, ring, diags };
+        }
+    }
+
+    // Fallback: the union of the arm stubs, the corner patches and the junction's own edges.
+    let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
+    let to = |r: &[Point]| -> Vec<[f64; 2]> { r.iter().map(|p| [p.x, p.y]).collect() };
+    for (i, a) in arms.iter().enumerate() {
+        parts.push(to(&strip(&a.line, 0.0, setback[i], 0.5 * a.width)));
+    }
+    for (j, c) in corners.iter().enumerate() {
+        if let Corner::Meet { ta, arc, tb, .. } = c {
+            let (ia, ib) = (ord[j], ord[(j + 1) % n]);
+            let mut patch = vec![arms[ia].line.point_at(0.0).xy(), *ta];
+            patch.extend(arc.iter().copied());
+            patch.push(*tb);
+            patch.push(arms[ib].line.point_at(0.0).xy());
+            parts.push(to(&patch));
+        }
+    }
+    for e in extra {
+        parts.push(to(e));
+    }
+    let starts: Vec<Point> = arms.iter().map(|a| a.line.point_at(0.0).xy()).chain([center]).collect();
+    let hull = convex_hull(&starts);
+    if hull.len() >= 3 {
+        parts.push(to(&hull));
+    }
+    let empty: Vec<Vec<[f64; 2]>> = Vec::new();
+    let shapes = parts.overlay(&empty, OverlayRule::Subject, FillRule::NonZero);
+    let mut best: Option<(f64, Vec<Point>)> = None;
+    for shape in shapes {
+        if let Some(outer) = shape.first() {
+            let ring: Vec<Point> = outer.iter().map(|p| Point::new(p[0], p[1])).collect();
+            let a = ring_area(&ring);
+            if best.as_ref().is_none_or(|b| a > b.0) {
+                best = Some((a, ring));
+            }
+        }
+    }
+    diags.push(Diagnostic {
+        code: DiagnosticCode::JunctionFallback,
+        position: center,
+        road: arms.first().map(|a| a.road.clone()),
+        message: format!(
+            "junction of {} arms: curbs overlap, outline built from the union of its arms",
+            n
+        ),
+    });
+    JunctionOut {
+        setbacks: setback,
+        ring: best.map(|b| b.1).unwrap_or_default(),
+        diags,
+    }
+}
+
+/// The fillet from `ta` (curb direction `ua` there, going outward) to `tb` (direction `ub`),
+/// radius about `r`, as the points strictly between them.
+fn fillet_arc(ta: Point, ua: Point, tb: Point, ub: Point, r: f64, tolerance: f64) -> Vec<Point> {
+    if r <= 0.0 {
+        return Vec::new();
+    }
+    // The center lies on the block side: left of arm a's left curb, right of arm b's right curb.
+    let c = ta.add(ua.perp().scale(r)).lerp(tb.sub(ub.perp().scale(r)), 0.5);
+    let (va, vb) = (ta.sub(c), tb.sub(c));
+    let (ra, rb) = (va.len(), vb.len());
+    let a0 = va.y.atan2(va.x);
+    let mut da = vb.y.atan2(vb.x) - a0;
+    while da > std::f64::consts::PI {
+        da -= std::f64::consts::TAU;
+    }
+    while da <= -std::f64::consts::PI {
+        da += std::f64::consts::TAU;
+    }
+    let steps = arc_steps(r, da, tolerance);
+    (1..steps)
+        .map(|k| {
+            let t = k as f64 / steps as f64;
+            let ang = a0 + da * t;
+            let rad = ra + (rb - ra) * t;
+            Point::new(c.x + rad * ang.cos(), c.y + rad * ang.sin())
+        })
+        .collect()
+}
+
+/// The carriageway of `line` between arc lengths `s0` and `s1`, as one ring (counter-clockwise
+/// for a line that does not fold over itself).
+pub(crate) fn strip(line: &Line, s0: f64, s1: f64, half: f64) -> Vec<Point> {
+    let mut ring = vec![offset_at(line, s0, half, Side::Right)];
+    inner_vertices(line, s0, s1, half, Side::Right, &mut ring);
+    ring.push(offset_at(line, s1, half, Side::Right));
+    ring.push(offset_at(line, s1, half, Side::Left));
+    let mut left = Vec::new();
+    inner_vertices(line, s0, s1, half, Side::Left, &mut left);
+    ring.extend(left.into_iter().rev());
+    ring.push(offset_at(line, s0, half, Side::Left));
+    dedup_ring(&mut ring);
+    ring
+}
+
+/// Convex hull (Andrew's monotone chain), counter-clockwise.
+fn convex_hull(pts: &[Point]) -> Vec<Point> {
+    let mut p: Vec<Point> = pts.iter().copied().filter(|q| q.is_finite()).collect();
+    p.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    p.dedup();
+    if p.len() < 3 {
+        return p;
+    }
+    let mut h: Vec<Point> = Vec::with_capacity(2 * p.len());
+    for pass in 0..2 {
+        let start = h.len();
+        let iter: Box<dyn Iterator<Item = &Point>> = if pass == 0 { Box::new(p.iter()) } else { Box::new(p.iter().rev()) };
+        for &q in iter {
+            while h.len() >= start + 2 && crate::geom::orient(h[h.len() - 2], h[h.len() - 1], q) <= 0.0 {
+                h.pop();
+            }
+            h.push(q);
+        }
+        h.pop();
+    }
+    h
+}

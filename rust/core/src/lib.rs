@@ -1,0 +1,26 @@
+//! RoadGen's core: turns road centerlines into a planar street network.
+//!
+//! The one entry point is [`build`]: input roads and [`Settings`] in, a [`Network`] of
+//! junctions, road pieces and city blocks out. It is pure and deterministic (no IO, no global
+//! state): the same input gives the same output, byte for byte, at any thread count.
+//!
+//! ## Units
+//! Metres, right-handed, z up; counter-clockwise rings have positive area.
+
+mod blocks;
+mod curb;
+mod error;
+mod geom;
+mod graph;
+mod junction;
+mod pipeline;
+mod settings;
+mod types;
+
+pub mod flatten;
+pub mod validate;
+
+pub use error::Error;
+pub use pipeline::build;
+pub use settings::Settings;
+pub use types::*;

@@ -1,0 +1,198 @@
+//! GeoJSON writer: a [`Network`] as a FeatureCollection, back in the input's units and frame.
+//!
+//! The output is written by hand, so its bytes depend only on the network and the frame: one
+//! feature per line (junctions, then road pieces, then blocks, each in the network's order),
+//! then a top-level `"diagnostics"` member with one diagnostic per line. Coordinates and
+//! measures are rounded to [`DECIMALS`] decimals of the input unit, and `-0` is written as `0`.
+
+use std::fmt::Write as _;
+
+use roadgen_core::{Block, Diagnostic, Junction, Network, Point, Polygon, RoadPiece};
+
+use crate::read::Frame;
+
+/// Decimals kept for coordinates, lengths and areas, in input units (0.1 mm for metres).
+const DECIMALS: i32 = 4;
+
+/// Writes a network as a GeoJSON FeatureCollection in the input's units and frame.
+///
+/// Every feature has `properties.kind` (`"junction"`, `"road"` or `"block"`) and
+/// `properties.id`; junctions add `degree` and `roads`, road pieces `road`, `from`, `to`,
+/// `width`, `start` and `end`, blocks `area` (square input units). Geometries are Polygons with
+/// closed rings, exteriors counter-clockwise and holes clockwise in the output frame. The
+/// network's diagnostics are in a top-level `"diagnostics"` array.
+pub fn write_geojson(network: &Network, frame: &Frame) -> String {
+    let mut features =
+        Vec::with_capacity(network.junctions.len() + network.pieces.len() + network.blocks.len());
+    features.extend(network.junctions.iter().map(|j| junction(j, frame)));
+    features.extend(network.pieces.iter().map(|p| piece(p, frame)));
+    features.extend(network.blocks.iter().map(|b| block(b, frame)));
+    let diagnostics: Vec<String> = network
+        .diagnostics
+        .iter()
+        .map(|d| diagnostic(d, frame))
+        .collect();
+
+    let mut out = String::from("{\"type\":\"FeatureCollection\",\"features\":");
+    list(&mut out, &features);
+    out.push_str(",\"diagnostics\":");
+    list(&mut out, &diagnostics);
+    out.push_str("}\n");
+    out
+}
+
+/// A JSON array with one item per line (`[]` when empty).
+fn list(out: &mut String, items: &[String]) {
+    if items.is_empty() {
+        out.push_str("[]");
+        return;
+    }
+    out.push_str("[\n");
+    for (i, item) in items.iter().enumerate() {
+        out.push_str(item);
+        out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+    }
+    out.push(']');
+}
+
+fn junction(j: &Junction, frame: &Frame) -> String {
+    let roads: Vec<String> = j.roads.iter().map(|r| string(r)).collect();
+    let props = format!(
+        "\"kind\":\"junction\",\"id\":{},\"degree\":{},\"roads\":[{}]",
+        string(&j.id),
+        j.degree,
+        roads.join(",")
+    );
+    feature(&props, &j.polygon, frame)
+}
+
+fn piece(p: &RoadPiece, frame: &Frame) -> String {
+    let props = format!(
+        "\"kind\":\"road\",\"id\":{},\"road\":{},\"from\":{},\"to\":{},\"width\":{},\"start\":{},\"end\":{}",
+        string(&p.id),
+        string(&p.road),
+        opt_string(p.from.as_deref()),
+        opt_string(p.to.as_deref()),
+        number(frame.length_from_core(p.width)),
+        number(frame.length_from_core(p.start)),
+        number(frame.length_from_core(p.end)),
+    );
+    feature(&props, &p.polygon, frame)
+}
+
+fn block(b: &Block, frame: &Frame) -> String {
+    let props = format!(
+        "\"kind\":\"block\",\"id\":{},\"area\":{}",
+        string(&b.id),
+        number(frame.area_from_core(b.area))
+    );
+    feature(&props, &b.polygon, frame)
+}
+
+fn diagnostic(d: &Diagnostic, frame: &Frame) -> String {
+    format!(
+        "{{\"code\":\"{}\",\"message\":{},\"road\":{},\"position\":{}}}",
+        d.code.as_str(),
+        string(&d.message),
+        opt_string(d.road.as_deref()),
+        position(d.position, frame)
+    )
+}
+
+fn feature(props: &str, polygon: &Polygon, frame: &Frame) -> String {
+    format!(
+        "{{\"type\":\"Feature\",\"properties\":{{{props}}},\"geometry\":{}}}",
+        geometry(polygon, frame)
+    )
+}
+
+/// A Polygon geometry, or `null` when the outer ring is empty.
+fn geometry(polygon: &Polygon, frame: &Frame) -> String {
+    if polygon.exterior.is_empty() {
+        return "null".to_owned();
+    }
+    let mut out = String::from("{\"type\":\"Polygon\",\"coordinates\":[");
+    ring(&mut out, &polygon.exterior, frame);
+    for hole in polygon.holes.iter().filter(|h| !h.is_empty()) {
+        out.push(',');
+        ring(&mut out, hole, frame);
+    }
+    out.push_str("]}");
+    out
+}
+
+/// A ring in the output frame, closed by repeating its first point. Mirroring flips the
+/// orientation, so the ring is reversed then to keep exteriors counter-clockwise.
+fn ring(out: &mut String, points: &[Point], frame: &Frame) {
+    let mut pts: Vec<Point> = points.to_vec();
+    if pts.len() > 1 && pts.first() == pts.last() {
+        pts.pop();
+    }
+    if frame.mirror_y {
+        pts.reverse();
+    }
+    if let Some(&first) = pts.first() {
+        pts.push(first);
+    }
+    out.push('[');
+    for (i, p) in pts.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&position(*p, frame));
+    }
+    out.push(']');
+}
+
+fn position(p: Point, frame: &Frame) -> String {
+    let [x, y] = frame.from_core(p);
+    format!("[{},{}]", number(x), number(y))
+}
+
+/// A number rounded to [`DECIMALS`] decimals, `-0` as `0`, and `null` if it is not finite.
+fn number(v: f64) -> String {
+    if !v.is_finite() {
+        return "null".to_owned();
+    }
+    let scale = 10f64.powi(DECIMALS);
+    // Beyond 1e11 a scaled value has no fraction left to round.
+    let r = if v.abs() < 1e11 {
+        (v * scale).round() / scale
+    } else {
+        v
+    };
+    let r = if r == 0.0 { 0.0 } else { r };
+    let mut s = String::new();
+    let _ = write!(s, "{r}");
+    s
+}
+
+/// A JSON string literal.
+fn string(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
+}
+
+fn opt_string(s: Option<&str>) -> String {
+    s.map_or_else(|| "null".to_owned(), string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_rounded_and_never_negative_zero() {
+        assert_eq!(number(-0.0), "0");
+        assert_eq!(number(-0.00001), "0");
+        assert_eq!(number(1.23456), "1.2346");
+        assert_eq!(number(5.0), "5");
+        assert_eq!(number(0.3), "0.3");
+        assert_eq!(number(f64::NAN), "null");
+        assert_eq!(number(-12.5), "-12.5");
+    }
+
+    #[test]
+    fn strings_are_escaped() {
+        assert_eq!(string("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+    }
+}

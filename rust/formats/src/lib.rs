@@ -1,0 +1,14 @@
+//! RoadGen's file formats: readers that turn road files into the core's [`Input`] (in metres,
+//! right-handed), and writers that turn a [`Network`] into GeoJSON and a PNG preview (back in
+//! the input's units and frame).
+//!
+//! [`Input`]: roadgen_core::Input
+//! [`Network`]: roadgen_core::Network
+
+mod geojson;
+mod preview;
+mod read;
+
+pub use geojson::write_geojson;
+pub use preview::{render_preview, PreviewError, PreviewOptions};
+pub use read::{read_file, read_str, Format, Frame, Loaded, ReadError, ReadOptions};
