@@ -15,7 +15,6 @@ use std::collections::BTreeMap;
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
-use i_overlay::float::single::SingleFloatOverlay;
 use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
@@ -65,7 +64,7 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
     let m = wmax.max(settings.snap_distance).max(1.0_f64.min(hi[0] - lo[0] + hi[1] - lo[1]));
     let (x0, y0, x1, y1) = (lo[0] - m, lo[1] - m, hi[0] + m, hi[1] + m);
     let frame: Vec<Contour> = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
-    let shapes = frame.overlay(&clip, OverlayRule::Difference, FillRule::NonZero);
+    let shapes = crate::overlay::overlay(&frame, &clip, OverlayRule::Difference, FillRule::NonZero);
 
     // Centerline segments of the road pieces, to name blocks by the road beside them.
     let mut segs = Vec::new();
@@ -82,8 +81,8 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
     for shape in shapes {
         let mut rings = shape.iter().map(|c| to_ring(c));
         let Some(exterior) = rings.next() else { continue };
-        // The outer face holds the frame's corner.
-        if exterior.iter().any(|p| p.x == x0 && p.y == y0) {
+        // The outer face runs along the frame, outside all road geometry.
+        if exterior.iter().any(|p| p.x < lo[0] - 0.5 * m) {
             continue;
         }
         let holes: Vec<Vec<Point>> = rings.collect();

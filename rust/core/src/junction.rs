@@ -13,7 +13,6 @@
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
-use i_overlay::float::single::SingleFloatOverlay;
 
 use crate::curb::{inner_vertices, offset_at, Curb, Side};
 use crate::geom::{arc_steps, dedup_ring, ring_area, segment_hit, Line, SegHit};
@@ -202,7 +201,14 @@ pub(crate) fn build_junction(
 
     // Fallback: the union of the arm stubs, the corner patches and the junction's own edges.
     let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
-    let to = |r: &[Point]| -> Vec<[f64; 2]> { r.iter().map(|p| [p.x, p.y]).collect() };
+    // Every part counter-clockwise, so that the non-zero fill is their union.
+    let to = |r: &[Point]| -> Vec<[f64; 2]> {
+        let mut v: Vec<[f64; 2]> = r.iter().map(|p| [p.x, p.y]).collect();
+        if ring_area(r) < 0.0 {
+            v.reverse();
+        }
+        v
+    };
     for (i, a) in arms.iter().enumerate() {
         parts.push(to(&strip(&a.line, 0.0, setback[i], 0.5 * a.width)));
     }
@@ -225,7 +231,7 @@ pub(crate) fn build_junction(
         parts.push(to(&hull));
     }
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
-    let shapes = parts.overlay(&empty, OverlayRule::Subject, FillRule::NonZero);
+    let shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
     let mut best: Option<(f64, Vec<Point>)> = None;
     for shape in shapes {
         if let Some(outer) = shape.first() {

@@ -13,6 +13,7 @@ mod error;
 mod geom;
 mod graph;
 mod junction;
+mod overlay;
 mod pipeline;
 mod settings;
 mod types;

@@ -5,7 +5,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::relate::FloatRelate;
-use i_overlay::float::single::SingleFloatOverlay;
 use rayon::prelude::*;
 use rstar::primitives::{GeomWithData, Line as RLine, Rectangle};
 use rstar::{RTree, AABB};
@@ -273,6 +272,20 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
             }
         }
         diags.extend(merge_diags);
+        // A short edge between two junctions that were just merged lies inside the new one:
+        // short meaning no longer than the two junctions could reach along it (each the widest
+        // road plus a corner radius).
+        if changed {
+            for (ei, e) in g.edges.iter().enumerate() {
+                let (Some(n0), Some(n1)) = (e.n0, e.n1) else { continue };
+                let (a, b) = (root[n0], root[n1]);
+                let w = |c: usize| cwidth.get(&c).copied().unwrap_or(0.0);
+                let reach = 2.0 * settings.corner_radius + w(a) + w(b) + settings.merge_distance;
+                if a != b && uf.find(a) == uf.find(b) && e.line.length() <= reach {
+                    forced_internal[ei] = true;
+                }
+            }
+        }
         if !changed || round >= max_rounds {
             for c in clusters.values() {
                 diags.extend(c.geo.diags.iter().cloned());
@@ -406,7 +419,8 @@ fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Dia
         let (to, sb1) = setback(e.n1, ArmRef { edge: ei, at_start: false });
         let len = e.line.length();
         let (a, b) = (sb0, len - sb1);
-        if !(b > a) {
+        // Shorter than the flattening tolerance: the two mouths touch, nothing lies between.
+        if !(b - a > settings.tolerance) {
             continue;
         }
         let road = &g.roads[e.road];
@@ -421,7 +435,7 @@ fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Dia
             let half = 0.5 * road.width;
             let whole_loop = road.closed && e.n0.is_none() && e.n1.is_none();
             let polygon = if whole_loop { loop_polygon(&e.line, half) } else { clean_polygon(strip(&e.line, a, b, half)) };
-            RoadPiece {
+            (polygon.exterior.len() >= 3).then(|| RoadPiece {
                 id,
                 road: road.id.clone(),
                 from,
@@ -431,8 +445,11 @@ fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Dia
                 centerline: e.line.cut(a, b),
                 width: road.width,
                 polygon,
-            }
+            })
         })
+        .collect::<Vec<Option<RoadPiece>>>()
+        .into_iter()
+        .flatten()
         .collect();
     let _ = settings;
     let mut net = Network { junctions, pieces, blocks: Vec::new(), diagnostics: Vec::new() };
@@ -461,7 +478,7 @@ fn clean_polygon(mut ring: Vec<Point>) -> Polygon {
     }
     let subj = vec![ring.iter().map(|p| [p.x, p.y]).collect::<Vec<[f64; 2]>>()];
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
-    let shapes = subj.overlay(&empty, OverlayRule::Subject, FillRule::NonZero);
+    let shapes = crate::overlay::overlay(&subj, &empty, OverlayRule::Subject, FillRule::NonZero);
     largest(shapes)
 }
 
@@ -525,7 +542,7 @@ fn loop_polygon(line: &Line, half: f64) -> Polygon {
         inner.iter().map(|p| [p.x, p.y]).collect::<Vec<[f64; 2]>>(),
     ];
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
-    largest(subj.overlay(&empty, OverlayRule::Subject, FillRule::NonZero))
+    largest(crate::overlay::overlay(&subj, &empty, OverlayRule::Subject, FillRule::NonZero))
 }
 
 #[allow(dead_code)]

@@ -934,7 +934,7 @@ fn read_unreal_spline(
                 if !(norm.is_finite() && norm > 1e-12) {
                     return Err(cx.invalid(&place, "\"Rotation\" is not a valid quaternion"));
                 }
-                Quat([q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm])
+                Quat([0, 1, 2, 3].map(|i| q.get(i).copied().unwrap_or(0.0) / norm))
             }
         };
         Transform {
