@@ -254,11 +254,21 @@ pub(crate) fn ring_area(ring: &[Point]) -> f64 {
 
 /// Removes consecutive repeated points (and a last point equal to the first).
 pub(crate) fn dedup_ring(ring: &mut Vec<Point>) {
-    ring.dedup();
-    while ring.len() > 1 && ring.first() == ring.last() {
+    dedup_ring_within(ring, 0.0);
+}
+
+/// Removes consecutive points closer than `eps` to the point kept before them (and last points
+/// that close to the first): the same point computed along two routes.
+pub(crate) fn dedup_ring_within(ring: &mut Vec<Point>, eps: f64) {
+    ring.dedup_by(|b, a| b.dist(*a) <= eps);
+    while ring.len() > 1 && ring.first().zip(ring.last()).is_some_and(|(f, l)| f.dist(*l) <= eps) {
         ring.pop();
     }
 }
+
+/// Points closer than this share of the flattening tolerance are one point (the same corner
+/// computed along two routes, which differ by rounding only).
+pub(crate) const COINCIDENT_SHARE: f64 = 1e-3;
 
 /// Number of pieces an arc of `angle` radians and radius `r` needs so that it stays within
 /// `tolerance` of the true circle (at least one).

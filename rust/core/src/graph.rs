@@ -242,7 +242,7 @@ fn find_end_links(
     crossings: &[Crossing],
     settings: &Settings,
     diags: &mut Vec<Diagnostic>,
-) -> (Vec<EndLink>, Vec<[bool; 2]>) {
+) -> (Vec<EndLink>, Vec<[bool; 2]>, Vec<(usize, usize, Diagnostic)>) {
     // Ends that a crossing already touches.
     let mut connected = vec![[false; 2]; roads.len()];
     for c in crossings {
@@ -261,6 +261,7 @@ fn find_end_links(
     let max_width = roads.iter().map(|r| r.width).fold(0.0, f64::max);
     let reach = settings.snap_distance + max_width;
     let mut links = Vec::new();
+    let mut near_misses = Vec::new();
     for (r, road) in roads.iter().enumerate() {
         if road.closed || road.line.pts.len() < 2 {
             continue;
@@ -318,7 +319,7 @@ fn find_end_links(
                     p,
                 });
             } else if let Some((d, r2)) = near {
-                diags.push(Diagnostic {
+                near_misses.push((r, end, Diagnostic {
                     code: DiagnosticCode::NearMiss,
                     position: e,
                     road: Some(road.id.clone()),
@@ -326,11 +327,11 @@ fn find_end_links(
                         "road {} ends {:.2} m from road {}, further than the snap distance ({} m): not joined",
                         road.id, d, roads[r2].id, settings.snap_distance
                     ),
-                });
+                }));
             }
         }
     }
-    (links, connected)
+    (links, connected, near_misses)
 }
 
 /// Union-find with path halving; the smaller index is the root, so that the result does not
@@ -372,7 +373,7 @@ pub(crate) fn build_graph(
     let mut roads = roads;
     let tree = seg_tree(&roads);
     let crossings = find_crossings(&roads, &tree, settings, diags);
-    let (links, connected) = find_end_links(&roads, &tree, &crossings, settings, diags);
+    let (links, connected, near_misses) = find_end_links(&roads, &tree, &crossings, settings, diags);
 
     let mut nodes: Vec<Node> = Vec::new();
     let mut stops: Vec<Stop> = Vec::new();
@@ -448,6 +449,15 @@ pub(crate) fn build_graph(
                     ),
                 });
             }
+        }
+    }
+
+    // A near miss at an end that was trimmed to a crossing is no miss.
+    for (r, end, d) in near_misses {
+        let road = &roads[r];
+        let trimmed = if end == 0 { road.lo > 0.0 } else { road.hi < road.line.length() };
+        if !trimmed {
+            diags.push(d);
         }
     }
 

@@ -15,7 +15,7 @@ use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 
 use crate::curb::{inner_vertices, offset_at, Curb, Side};
-use crate::geom::{arc_steps, dedup_ring, ring_area, segment_hit, Line, SegHit};
+use crate::geom::{arc_steps, dedup_ring, dedup_ring_within, ring_area, COINCIDENT_SHARE, segment_hit, Line, SegHit};
 use crate::types::{Diagnostic, DiagnosticCode, Point};
 use crate::Settings;
 
@@ -44,7 +44,7 @@ pub(crate) struct JunctionOut {
 enum Corner {
     /// Curbs meet; the outline passes from `ta` (on arm a's left curb, at centerline position
     /// `sa`) through `arc` to `tb` (on arm b's right curb, at `sb`).
-    Meet { ta: Point, sa: f64, arc: Vec<Point>, tb: Point, sb: f64 },
+    Meet { p: Point, ta: Point, sa: f64, arc: Vec<Point>, tb: Point, sb: f64 },
     /// The curbs do not meet: the mouths are joined straight across.
     Open,
 }
@@ -152,9 +152,9 @@ pub(crate) fn build_junction(
                         let sa = ca.s_of(&a.line, qta, ta);
                         let sb = cb.s_of(&b.line, qtb, tb);
                         let arc = fillet_arc(ta, ca.dir(qta), tb, cb.dir(qtb), r, settings.tolerance);
-                        Corner::Meet { ta, sa, arc, tb, sb }
+                        Corner::Meet { p, ta, sa, arc, tb, sb }
                     } else {
-                        Corner::Meet { ta: p, sa: sp_a, arc: Vec::new(), tb: p, sb: sp_b }
+                        Corner::Meet { p, ta: p, sa: sp_a, arc: Vec::new(), tb: p, sb: sp_b }
                     }
                 }
             };
@@ -176,7 +176,7 @@ pub(crate) fn build_junction(
             let (a, b) = (&arms[ia], &arms[ib]);
             let (ha, hb) = (0.5 * a.width, 0.5 * b.width);
             ring.push(offset_at(&a.line, setback[ia], ha, Side::Left));
-            if let Corner::Meet { ta, sa, arc, tb, sb } = &corners[j] {
+            if let Corner::Meet { ta, sa, arc, tb, sb, .. } = &corners[j] {
                 let mut back = Vec::new();
                 inner_vertices(&a.line, *sa, setback[ia], ha, Side::Left, &mut back);
                 if *sa < 0.0 {
@@ -193,7 +193,8 @@ pub(crate) fn build_junction(
             }
             ring.push(offset_at(&b.line, setback[ib], hb, Side::Right));
         }
-        dedup_ring(&mut ring);
+        dedup_ring_within(&mut ring, COINCIDENT_SHARE * settings.tolerance);
+        if std::env::var("RGDBG").is_ok() { eprintln!("RING area={} {:?}", ring_area(&ring), ring.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>()); }
         if ring_area(&ring) > 0.0 && crate::validate::ring_is_simple(&ring) {
             return JunctionOut { setbacks: setback, ring, diags };
         }
@@ -213,25 +214,41 @@ pub(crate) fn build_junction(
         parts.push(to(&strip(&a.line, 0.0, setback[i], 0.5 * a.width)));
     }
     for (j, c) in corners.iter().enumerate() {
-        if let Corner::Meet { ta, arc, tb, .. } = c {
-            let (ia, ib) = (ord[j], ord[(j + 1) % n]);
-            let mut patch = vec![arms[ia].line.point_at(0.0).xy(), *ta];
+        let Corner::Meet { p, ta, sa, arc, tb, sb } = c else { continue };
+        let (ia, ib) = (ord[j], ord[(j + 1) % n]);
+        let (a, b) = (&arms[ia], &arms[ib]);
+        if !arc.is_empty() {
+            // The fillet adds the corner between the curbs and the arc.
+            let mut patch = vec![*p, *ta];
             patch.extend(arc.iter().copied());
             patch.push(*tb);
-            patch.push(arms[ib].line.point_at(0.0).xy());
             parts.push(to(&patch));
+        } else if *sa < 0.0 || *sb < 0.0 {
+            // A sharp corner behind the arms' starts: the gap between the two stubs.
+            parts.push(to(&[
+                a.line.point_at(0.0).xy(),
+                offset_at(&a.line, 0.0, 0.5 * a.width, Side::Left),
+                *p,
+                offset_at(&b.line, 0.0, 0.5 * b.width, Side::Right),
+                b.line.point_at(0.0).xy(),
+            ]));
         }
     }
     for e in extra {
         parts.push(to(e));
     }
-    let starts: Vec<Point> = arms.iter().map(|a| a.line.point_at(0.0).xy()).chain([center]).collect();
-    let hull = convex_hull(&starts);
-    if hull.len() >= 3 {
-        parts.push(to(&hull));
-    }
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
-    let shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
+    let mut shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
+    if shapes.len() > 1 {
+        // Parts that do not touch (arms from crossings that no edge joins): bridge them with
+        // the hull of the arm starts and the center.
+        let starts: Vec<Point> = arms.iter().map(|a| a.line.point_at(0.0).xy()).chain([center]).collect();
+        let hull = convex_hull(&starts);
+        if hull.len() >= 3 {
+            parts.push(to(&hull));
+            shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
+        }
+    }
     let mut best: Option<(f64, Vec<Point>)> = None;
     for shape in shapes {
         if let Some(outer) = shape.first() {

@@ -250,7 +250,7 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
                     forced_internal[ei] = true;
                     changed = true;
                 } else {
-                    unions.push((c0, c1, e.line.point_at(0.5 * e.line.length()).xy(), g.roads[e.road].id.clone()));
+                    unions.push((c0, c1, e.line.point_at(0.5 * e.line.length()).xy(), Some(g.roads[e.road].id.clone())));
                 }
             }
         }
@@ -258,7 +258,7 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
         let rings: Vec<(usize, &Vec<Point>)> = clusters.iter().map(|(r, c)| (*r, &c.geo.ring)).collect();
         for (a, b) in overlapping_rings(&rings) {
             let pa = mean(rings[a].1.iter().copied());
-            unions.push((rings[a].0, rings[b].0, pa, String::new()));
+            unions.push((rings[a].0, rings[b].0, pa, None));
         }
         for (c0, c1, p, road) in unions {
             if uf.union(c0, c1) {
@@ -266,8 +266,11 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
                 merge_diags.push(Diagnostic {
                     code: DiagnosticCode::JunctionsMerged,
                     position: p,
-                    road: if road.is_empty() { None } else { Some(road) },
-                    message: "two junctions overlapped and were merged into one".into(),
+                    message: match &road {
+                        Some(r) => format!("two junctions need more of road {r} than it has between them: merged into one"),
+                        None => "two junction outlines overlapped: merged into one".into(),
+                    },
+                    road,
                 });
             }
         }

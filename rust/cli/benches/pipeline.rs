@@ -1,0 +1,35 @@
+//! Benchmark of the whole pipeline: `roadgen_core::build` on the real networks in
+//! `tests/data/osm` (Kotka, the centre of Liège, all of Liège), input already read and parsed.
+//!
+//! Run with `cargo bench -p roadgen-cli --bench pipeline`.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use roadgen_core::{build, Settings};
+use roadgen_formats::{read_file, ReadOptions};
+
+/// The networks to time, with the measurement time each one gets.
+const NETWORKS: [(&str, u64); 3] = [("kotka", 10), ("liege_center", 10), ("liege", 20)];
+
+fn pipeline(c: &mut Criterion) {
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/osm");
+    let settings = Settings::default();
+    let mut group = c.benchmark_group("build");
+    group.sample_size(10);
+    for (name, seconds) in NETWORKS {
+        let path = data.join(format!("{name}.roads.json"));
+        let loaded = read_file(&path, &ReadOptions::default())
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        group.measurement_time(Duration::from_secs(seconds));
+        group.bench_function(name, |b| {
+            b.iter(|| build(black_box(&loaded.input), black_box(&settings)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pipeline);
+criterion_main!(benches);

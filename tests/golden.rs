@@ -1,0 +1,194 @@
+//! Golden cases drawn for the purpose (tests/data/golden, written by scripts/make_golden.py):
+//! every invariant on each, and what each case is about.
+
+mod common;
+
+use common::{build_checked, load};
+use roadgen::core::{DiagnosticCode, Network, Settings};
+
+fn case(name: &str) -> Network {
+    let input = load(&format!("golden/{name}.roads.json"));
+    build_checked(name, &input, &Settings::default()).0
+}
+
+fn has(net: &Network, code: DiagnosticCode) -> bool {
+    net.diagnostics.iter().any(|d| d.code == code)
+}
+
+/// Degrees of the junctions, sorted.
+fn degrees(net: &Network) -> Vec<usize> {
+    let mut d: Vec<usize> = net.junctions.iter().map(|j| j.degree).collect();
+    d.sort_unstable();
+    d
+}
+
+/// Each junction's degree is the number of road-piece ends that meet it, and its outline was
+/// built from curbs and fillets (not the fallback union).
+fn consistent(name: &str, net: &Network) {
+    for j in &net.junctions {
+        let ends = net.pieces.iter().filter(|p| p.from.as_deref() == Some(&j.id)).count()
+            + net.pieces.iter().filter(|p| p.to.as_deref() == Some(&j.id)).count();
+        assert_eq!(ends, j.degree, "{name}: junction {} has degree {} but {} piece ends", j.id, j.degree, ends);
+    }
+    assert!(!has(net, DiagnosticCode::JunctionFallback), "{name}: {:?}", net.diagnostics);
+}
+
+fn area(net: &Network, id: usize) -> f64 {
+    roadgen::core::validate::polygon_area(&net.junctions[id].polygon)
+}
+
+#[test]
+fn x_crossing() {
+    let n = case("x");
+    consistent("x", &n);
+    assert_eq!(degrees(&n), vec![4]);
+    assert_eq!(n.pieces.len(), 4);
+    assert!(n.blocks.is_empty());
+    // A 7 m square, four 7 m x 6 m arm stubs (set back 3.5 + 6 m) and four fillet corners of
+    // radius 6 (r² - πr²/4 each).
+    let r: f64 = 6.0;
+    let expected = 49.0 + 4.0 * 7.0 * r + 4.0 * (r * r - std::f64::consts::PI * r * r / 4.0);
+    assert!((area(&n, 0) - expected).abs() < 0.01 * expected, "area {} vs {expected}", area(&n, 0));
+    for p in &n.pieces {
+        assert!((p.end - p.start - (150.0 - 9.5)).abs() < 1e-6, "piece {} runs {}..{}", p.id, p.start, p.end);
+    }
+}
+
+#[test]
+fn t_junction() {
+    let n = case("t");
+    consistent("t", &n);
+    assert_eq!(degrees(&n), vec![3]);
+    assert_eq!(n.junctions[0].roads, vec!["main", "side"]);
+    assert_eq!(n.pieces.len(), 3);
+}
+
+#[test]
+fn t_within_snap_distance() {
+    let n = case("t_snap");
+    consistent("t_snap", &n);
+    assert_eq!(degrees(&n), vec![3]);
+    assert!(has(&n, DiagnosticCode::EndSnapped));
+}
+
+#[test]
+fn overshoot_is_a_t() {
+    let n = case("t_overshoot");
+    consistent("t_overshoot", &n);
+    assert_eq!(degrees(&n), vec![3]);
+    assert_eq!(n.pieces.len(), 3);
+    assert!(has(&n, DiagnosticCode::OvershootTrimmed));
+    assert!(!has(&n, DiagnosticCode::NearMiss));
+}
+
+#[test]
+fn y_five_and_eight_way() {
+    for (name, deg) in [("y", 3), ("five_way", 5), ("eight_way", 8)] {
+        let n = case(name);
+        consistent(name, &n);
+        assert_eq!(degrees(&n), vec![deg], "{name}");
+        assert_eq!(n.pieces.len(), deg, "{name}");
+        assert_eq!(n.junctions[0].roads.len(), if name == "eight_way" { 4 } else { deg }, "{name}: a road was lost");
+    }
+}
+
+#[test]
+fn acute_merges() {
+    for (name, deg) in [("merge_10", 10.0_f64), ("merge_5", 5.0)] {
+        let n = case(name);
+        consistent(name, &n);
+        assert_eq!(degrees(&n), vec![3], "{name}");
+        // The branch's curb only leaves the main road's curb where they are 7 m apart sideways,
+        // so its piece starts at least that far out.
+        let branch = n.pieces.iter().find(|p| p.road == "branch").unwrap();
+        let apart = 7.0 / deg.to_radians().sin();
+        let len = if name == "merge_10" { 300.0 } else { 400.0 };
+        assert!(len - branch.end > apart, "{name}: branch piece ends {} from the merge, curbs part at {apart}", len - branch.end);
+    }
+}
+
+#[test]
+fn unequal_widths() {
+    let n = case("unequal_widths");
+    consistent("unequal_widths", &n);
+    assert_eq!(degrees(&n), vec![6]);
+    assert_eq!(n.junctions[0].roads, vec!["medium", "narrow", "wide"]);
+}
+
+#[test]
+fn closed_loop_crossing_a_road() {
+    let n = case("loop_crossing");
+    consistent("loop_crossing", &n);
+    assert_eq!(degrees(&n), vec![4, 4]);
+    assert_eq!(n.pieces.len(), 5);
+    // The road cuts the disc inside the loop into two blocks.
+    assert_eq!(n.blocks.len(), 2);
+    // The loop's two pieces join across its seam: together they run all the way around.
+    let ring: f64 = n.pieces.iter().filter(|p| p.road == "ring").map(|p| p.end - p.start).sum();
+    let circumference = 2.0 * 80.0 * 48.0 * (std::f64::consts::PI / 48.0).sin();
+    assert!(ring < circumference && ring > circumference - 2.0 * 2.0 * 30.0, "{ring} of {circumference}");
+}
+
+#[test]
+fn dead_end_cuts_a_notch() {
+    let n = case("dead_end_in_block");
+    consistent("dead_end_in_block", &n);
+    assert_eq!(n.blocks.len(), 1);
+    let b = &n.blocks[0];
+    assert!(b.polygon.holes.is_empty());
+    // The dead end (about 115 m long, 7 m wide) is cut out of the 193 m square.
+    let full = 193.0 * 193.0;
+    assert!(b.area < full - 0.9 * 115.0 * 7.0, "block area {}", b.area);
+    let stub = n.pieces.iter().find(|p| p.road == "culdesac").unwrap();
+    assert!(stub.from.is_some() && stub.to.is_none());
+}
+
+#[test]
+fn network_inside_a_block_is_a_hole() {
+    let n = case("hole");
+    consistent("hole", &n);
+    assert_eq!(n.blocks.len(), 2);
+    let outer = n.blocks.iter().find(|b| !b.polygon.holes.is_empty()).expect("a block with a hole");
+    assert_eq!(outer.polygon.holes.len(), 1);
+    let inner = n.blocks.iter().find(|b| b.polygon.holes.is_empty()).unwrap();
+    // The inner square's block lies in the outer block's hole.
+    let p = inner.polygon.exterior[0];
+    assert!(roadgen::core::validate::point_in_ring(p, &outer.polygon.exterior));
+    assert!(inner.area < 93.0 * 93.0 && inner.area > 0.9 * 93.0 * 93.0);
+}
+
+#[test]
+fn junctions_closer_than_their_setbacks_merge() {
+    let n = case("close_junctions");
+    consistent("close_junctions", &n);
+    assert_eq!(degrees(&n), vec![6]);
+    assert!(has(&n, DiagnosticCode::JunctionsMerged));
+}
+
+#[test]
+fn different_layers_do_not_meet() {
+    let n = case("layers");
+    assert!(n.junctions.is_empty());
+    assert_eq!(n.pieces.len(), 2);
+    assert!(has(&n, DiagnosticCode::GradeSeparated));
+}
+
+#[test]
+fn road_touching_another_roads_end() {
+    let n = case("end_to_end");
+    consistent("end_to_end", &n);
+    assert_eq!(degrees(&n), vec![2]);
+    assert_eq!(n.junctions[0].roads, vec!["first", "second"]);
+}
+
+#[test]
+fn spline_roads() {
+    let n = case("spline_curves");
+    consistent("spline_curves", &n);
+    // The two curves cross each other once on the left (4 arms), and cross the straight road
+    // next to each other at the center, where their junctions merge (6 arms).
+    assert_eq!(degrees(&n), vec![4, 6]);
+    let center = n.junctions.iter().find(|j| j.degree == 6).unwrap();
+    assert_eq!(center.roads, vec!["bow", "straight", "wave"]);
+    assert_eq!(n.blocks.len(), 1);
+}
