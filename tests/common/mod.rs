@@ -37,9 +37,6 @@ pub fn build_checked(what: &str, input: &Input, settings: &Settings) -> (Network
     assert!(report.block_overlap_area <= tol, "{what}: blocks overlap by {} m²", report.block_overlap_area);
     assert!(report.block_road_overlap_area <= tol, "{what}: blocks overlap roads by {} m²", report.block_road_overlap_area);
     assert!(report.gap_fraction() < MAX_GAP_FRACTION, "{what}: gap of {:.3} % between blocks and roads", 100.0 * report.gap_fraction());
-    for j in &net.junctions {
-        assert_eq!(j.polygon.holes.len(), 0, "{what}: junction {} has holes", j.id);
-    }
     let mut ids: Vec<&str> = net.junctions.iter().map(|j| j.id.as_str()).chain(net.pieces.iter().map(|p| p.id.as_str())).chain(net.blocks.iter().map(|b| b.id.as_str())).collect();
     let n = ids.len();
     ids.sort_unstable();

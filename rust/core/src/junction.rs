@@ -16,7 +16,7 @@ use i_overlay::core::overlay_rule::OverlayRule;
 
 use crate::curb::{inner_vertices, offset_at, Curb, Side};
 use crate::geom::{arc_steps, dedup_ring, dedup_ring_within, ring_area, COINCIDENT_SHARE, segment_hit, Line, SegHit};
-use crate::types::{Diagnostic, DiagnosticCode, Point};
+use crate::types::{Diagnostic, DiagnosticCode, Point, Polygon};
 use crate::Settings;
 
 /// One arm of a junction, as the pipeline hands it over.
@@ -36,7 +36,8 @@ pub(crate) struct ArmIn {
 #[derive(Clone, Debug)]
 pub(crate) struct JunctionOut {
     pub(crate) setbacks: Vec<f64>,
-    pub(crate) ring: Vec<Point>,
+    /// The surface; it has holes only where arms enclose a face large enough to be a block.
+    pub(crate) polygon: Polygon,
     pub(crate) diags: Vec<Diagnostic>,
 }
 
@@ -130,7 +131,10 @@ pub(crate) fn build_junction(
                     let sp_b = cb.s_of(&b.line, qb, p);
                     if beta > 0.0 && settings.corner_radius > 0.0 {
                         let tan_half = (0.5 * beta).tan();
-                        let mut r = settings.corner_radius;
+                        // The rounding reaches at most one corner radius along each curb from
+                        // the corner: a right angle gets the full radius, a sharper corner a
+                        // proportionally smaller one (the nose of a gore, not a long taper).
+                        let mut r = settings.corner_radius * tan_half.min(1.0);
                         let mut d = r / tan_half;
                         let room = ca.reach(&a.line, qa, p, a.avail).min(cb.reach(&b.line, qb, p, b.avail));
                         if d > room {
@@ -196,7 +200,7 @@ pub(crate) fn build_junction(
         dedup_ring_within(&mut ring, COINCIDENT_SHARE * settings.tolerance);
         if std::env::var("RGDBG").is_ok() { eprintln!("RING area={} {:?}", ring_area(&ring), ring.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>()); }
         if ring_area(&ring) > 0.0 && crate::validate::ring_is_simple(&ring) {
-            return JunctionOut { setbacks: setback, ring, diags };
+            return JunctionOut { setbacks: setback, polygon: Polygon { exterior: ring, holes: Vec::new() }, diags };
         }
     }
 
@@ -249,16 +253,8 @@ pub(crate) fn build_junction(
             shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
         }
     }
-    let mut best: Option<(f64, Vec<Point>)> = None;
-    for shape in shapes {
-        if let Some(outer) = shape.first() {
-            let ring: Vec<Point> = outer.iter().map(|p| Point::new(p[0], p[1])).collect();
-            let a = ring_area(&ring);
-            if best.as_ref().is_none_or(|b| a > b.0) {
-                best = Some((a, ring));
-            }
-        }
-    }
+    let mut polygon = crate::pipeline::largest(shapes);
+    polygon.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
     diags.push(Diagnostic {
         code: DiagnosticCode::JunctionFallback,
         position: center,
@@ -268,11 +264,7 @@ pub(crate) fn build_junction(
             n
         ),
     });
-    JunctionOut {
-        setbacks: setback,
-        ring: best.map(|b| b.1).unwrap_or_default(),
-        diags,
-    }
+    JunctionOut { setbacks: setback, polygon, diags }
 }
 
 /// The fillet from `ta` (curb direction `ua` there, going outward) to `tb` (direction `ub`),

@@ -12,7 +12,7 @@ use rstar::{RTree, AABB};
 use crate::blocks::extract_blocks;
 use crate::curb::{offset_at, Side};
 use crate::flatten::flatten_road;
-use crate::geom::{dedup_ring, ring_area, Line};
+use crate::geom::{dedup_ring, ring_area, Line, COINCIDENT_SHARE};
 use crate::graph::{build_graph, Graph, RoadLine, UnionFind};
 use crate::junction::{build_junction, strip, ArmIn, JunctionOut};
 use crate::types::*;
@@ -130,20 +130,30 @@ struct ArmRef {
     at_start: bool,
 }
 
-/// The settled junctions: clusters, their arms, outlines, and which edges are inside them.
+/// The settled junctions.
+///
+/// A *base* junction is one cluster of crossings (closer together than the roads are wide),
+/// with its own outline. Base junctions whose setbacks overlap along an edge, or whose outlines
+/// overlap, form one *group*: one output junction whose surface is the union of its bases and
+/// of the edges that join them. A block enclosed by a group stays a block (a hole of the
+/// junction surface), so merging never swallows one.
 struct Layout {
-    /// Cluster root of each node.
-    root: Vec<usize>,
-    /// Per cluster root: arms (sorted), nodes, edges inside, and its geometry.
-    clusters: BTreeMap<usize, ClusterOut>,
+    /// Group of each node (its smallest base root).
+    group_of: Vec<usize>,
+    groups: BTreeMap<usize, Group>,
+    /// Edges inside a junction (no road piece).
     internal: Vec<bool>,
+    /// Setback of each edge at its start and at its end, metres.
+    setback: Vec<[f64; 2]>,
 }
 
-struct ClusterOut {
+struct Group {
     nodes: Vec<usize>,
+    /// Arms leaving the group.
     arms: Vec<ArmRef>,
+    /// Edges inside the group.
     inner: Vec<usize>,
-    geo: JunctionOut,
+    polygon: Polygon,
 }
 
 fn arm_line(g: &Graph, a: ArmRef) -> Line {
@@ -157,145 +167,286 @@ fn arm_line(g: &Graph, a: ArmRef) -> Line {
     }
 }
 
-/// Stages 3 to 5: clusters become junctions; junctions whose setbacks overlap along a short
-/// edge, or whose outlines overlap, are merged until none do.
+/// One base junction's members.
+#[derive(Default)]
+struct Base {
+    nodes: Vec<usize>,
+    arms: Vec<ArmRef>,
+    inner: Vec<usize>,
+}
+
+fn compute_base(g: &Graph, base: &Base, settings: &Settings) -> JunctionOut {
+    let center = mean(base.nodes.iter().map(|&n| g.nodes[n].pos));
+    let arm_in: Vec<ArmIn> = base
+        .arms
+        .iter()
+        .map(|&a| {
+            let e = &g.edges[a.edge];
+            ArmIn {
+                line: arm_line(g, a),
+                width: g.roads[e.road].width,
+                avail: e.line.length(),
+                road: g.roads[e.road].id.clone(),
+            }
+        })
+        .collect();
+    let extra: Vec<Vec<Point>> = base
+        .inner
+        .iter()
+        .map(|&ei| {
+            let e = &g.edges[ei];
+            strip(&e.line, 0.0, e.line.length(), 0.5 * g.roads[e.road].width)
+        })
+        .collect();
+    build_junction(center, &arm_in, &extra, settings)
+}
+
+fn ring_contour(r: &[Point]) -> Vec<[f64; 2]> {
+    let mut v: Vec<[f64; 2]> = r.iter().map(|p| [p.x, p.y]).collect();
+    if ring_area(r) < 0.0 {
+        v.reverse();
+    }
+    v
+}
+
+/// Stages 3 to 5: base junctions, then groups of bases that overlap.
 fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Layout {
-    let mut forced_internal = vec![false; g.edges.len()];
-    // Each round merges at least two clusters or moves an edge inside a junction, so the loop
-    // ends after at most (nodes + edges) rounds; in practice two or three.
-    let max_rounds = g.nodes.len() + g.edges.len() + 1;
-    let mut round = 0;
-    loop {
-        round += 1;
-        let root: Vec<usize> = (0..g.nodes.len()).map(|i| uf.find(i)).collect();
-        let mut cwidth: BTreeMap<usize, f64> = BTreeMap::new();
-        for (i, n) in g.nodes.iter().enumerate() {
-            let w = cwidth.entry(root[i]).or_insert(0.0);
-            *w = w.max(n.width);
-        }
+    let n_nodes = g.nodes.len();
+    let base_root: Vec<usize> = (0..n_nodes).map(|i| uf.find(i)).collect();
+    let mut bwidth: BTreeMap<usize, f64> = BTreeMap::new();
+    for (i, n) in g.nodes.iter().enumerate() {
+        let w = bwidth.entry(base_root[i]).or_insert(0.0);
+        *w = w.max(n.width);
+    }
+    let ends = |e: &crate::graph::Edge| (e.n0.map(|n| base_root[n]), e.n1.map(|n| base_root[n]));
+
+    // Base junctions. An edge from a base back to itself lies inside it when it is short, or
+    // when the base's setbacks along it overlap (found after a first computation).
+    let mut forced = vec![false; g.edges.len()];
+    // Each round moves at least one edge inside its base, so there are at most edges + 1.
+    let mut rounds_left = g.edges.len() + 1;
+    let (bases, outs, base_internal) = loop {
         let mut internal = vec![false; g.edges.len()];
-        let mut members: BTreeMap<usize, (Vec<usize>, Vec<ArmRef>, Vec<usize>)> = BTreeMap::new();
-        for (i, _) in g.nodes.iter().enumerate() {
-            members.entry(root[i]).or_default().0.push(i);
+        let mut bases: BTreeMap<usize, Base> = BTreeMap::new();
+        for (i, &r) in base_root.iter().enumerate() {
+            bases.entry(r).or_default().nodes.push(i);
         }
         for (ei, e) in g.edges.iter().enumerate() {
-            let c0 = e.n0.map(|n| root[n]);
-            let c1 = e.n1.map(|n| root[n]);
+            let (c0, c1) = ends(e);
             if let (Some(a), Some(b)) = (c0, c1) {
-                let limit = cwidth.get(&a).copied().unwrap_or(0.0) + settings.merge_distance;
-                if a == b && (forced_internal[ei] || e.line.length() <= limit) {
+                let limit = bwidth.get(&a).copied().unwrap_or(0.0) + settings.merge_distance;
+                if a == b && (forced[ei] || e.line.length() <= limit) {
                     internal[ei] = true;
-                    members.entry(a).or_default().2.push(ei);
+                    bases.entry(a).or_default().inner.push(ei);
                     continue;
                 }
             }
             if let Some(c) = c0 {
-                members.entry(c).or_default().1.push(ArmRef { edge: ei, at_start: true });
+                bases.entry(c).or_default().arms.push(ArmRef { edge: ei, at_start: true });
             }
             if let Some(c) = c1 {
-                members.entry(c).or_default().1.push(ArmRef { edge: ei, at_start: false });
+                bases.entry(c).or_default().arms.push(ArmRef { edge: ei, at_start: false });
             }
         }
-        let list: Vec<(usize, (Vec<usize>, Vec<ArmRef>, Vec<usize>))> = members.into_iter().collect();
-        let outs: Vec<JunctionOut> = list
+        let list: Vec<(&usize, &Base)> = bases.iter().collect();
+        let outs: BTreeMap<usize, JunctionOut> = list
             .par_iter()
-            .map(|(_, (nodes, arms, inner))| {
-                let center = mean(nodes.iter().map(|&n| g.nodes[n].pos));
-                let arm_in: Vec<ArmIn> = arms
-                    .iter()
-                    .map(|&a| {
-                        let e = &g.edges[a.edge];
-                        let far = if a.at_start { e.n1 } else { e.n0 };
-                        let len = e.line.length();
-                        ArmIn {
-                            line: arm_line(g, a),
-                            width: g.roads[e.road].width,
-                            avail: if far.is_some() { 0.5 * len } else { len },
-                            road: g.roads[e.road].id.clone(),
-                        }
-                    })
-                    .collect();
-                let extra: Vec<Vec<Point>> = inner
-                    .iter()
-                    .map(|&ei| {
-                        let e = &g.edges[ei];
-                        strip(&e.line, 0.0, e.line.length(), 0.5 * g.roads[e.road].width)
-                    })
-                    .collect();
-                build_junction(center, &arm_in, &extra, settings)
-            })
+            .map(|(r, b)| (**r, compute_base(g, b, settings)))
+            .collect::<Vec<_>>()
+            .into_iter()
             .collect();
-        let mut clusters = BTreeMap::new();
-        for ((r, (nodes, arms, inner)), geo) in list.into_iter().zip(outs) {
-            clusters.insert(r, ClusterOut { nodes, arms, inner, geo });
-        }
-
-        // Setbacks that overlap along an edge.
         let mut changed = false;
-        let mut merge_diags = Vec::new();
-        let setback_of = |c: &ClusterOut, a: ArmRef| -> f64 {
-            c.arms.iter().position(|&x| x == a).and_then(|i| c.geo.setbacks.get(i).copied()).unwrap_or(0.0)
-        };
-        let mut unions = Vec::new();
-        for (ei, e) in g.edges.iter().enumerate() {
-            if internal[ei] {
-                continue;
-            }
-            let (Some(n0), Some(n1)) = (e.n0, e.n1) else { continue };
-            let (c0, c1) = (root[n0], root[n1]);
-            let (Some(j0), Some(j1)) = (clusters.get(&c0), clusters.get(&c1)) else { continue };
-            let sb = setback_of(j0, ArmRef { edge: ei, at_start: true }) + setback_of(j1, ArmRef { edge: ei, at_start: false });
-            if sb >= e.line.length() {
-                if c0 == c1 {
-                    forced_internal[ei] = true;
+        for (r, b) in &bases {
+            let Some(o) = outs.get(r) else { continue };
+            for (i, a) in b.arms.iter().enumerate() {
+                let e = &g.edges[a.edge];
+                if !a.at_start || ends(e).1 != Some(*r) {
+                    continue;
+                }
+                let j = b.arms.iter().position(|x| *x == ArmRef { edge: a.edge, at_start: false });
+                let sb = o.setbacks.get(i).copied().unwrap_or(0.0) + j.and_then(|j| o.setbacks.get(j).copied()).unwrap_or(0.0);
+                if sb - e.line.length() > COINCIDENT_SHARE * settings.tolerance {
+                    forced[a.edge] = true;
                     changed = true;
-                } else {
-                    unions.push((c0, c1, e.line.point_at(0.5 * e.line.length()).xy(), Some(g.roads[e.road].id.clone())));
                 }
             }
         }
-        // Outlines that overlap.
-        let rings: Vec<(usize, &Vec<Point>)> = clusters.iter().map(|(r, c)| (*r, &c.geo.ring)).collect();
-        for (a, b) in overlapping_rings(&rings) {
-            let pa = mean(rings[a].1.iter().copied());
-            unions.push((rings[a].0, rings[b].0, pa, None));
+        rounds_left -= 1;
+        if !changed || rounds_left == 0 {
+            break (bases, outs, internal);
         }
-        for (c0, c1, p, road) in unions {
-            if uf.union(c0, c1) {
-                changed = true;
-                merge_diags.push(Diagnostic {
+    };
+
+    let mut setback = vec![[0.0f64; 2]; g.edges.len()];
+    for (r, b) in &bases {
+        let Some(o) = outs.get(r) else { continue };
+        for (i, a) in b.arms.iter().enumerate() {
+            setback[a.edge][if a.at_start { 0 } else { 1 }] = o.setbacks.get(i).copied().unwrap_or(0.0);
+        }
+        diags.extend(o.diags.iter().cloned());
+    }
+
+    // Groups: bases whose setbacks overlap along an edge.
+    let mut guf = UnionFind::new(n_nodes);
+    for (ei, e) in g.edges.iter().enumerate() {
+        if base_internal[ei] {
+            continue;
+        }
+        let (Some(c0), Some(c1)) = ends(e) else { continue };
+        if c0 != c1 && setback[ei][0] + setback[ei][1] - e.line.length() > COINCIDENT_SHARE * settings.tolerance && guf.union(c0, c1) {
+            diags.push(Diagnostic {
+                code: DiagnosticCode::JunctionsMerged,
+                position: e.line.point_at(0.5 * e.line.length()).xy(),
+                road: Some(g.roads[e.road].id.clone()),
+                message: format!(
+                    "two junctions need more of road {} than it has between them: merged into one",
+                    g.roads[e.road].id
+                ),
+            });
+        }
+    }
+    // ... and groups whose surfaces overlap, until none do. Each round joins at least two
+    // groups, so there are at most as many rounds as bases.
+    let mut rounds_left = bases.len() + 1;
+    loop {
+        let polys = group_polygons(g, &bases, &outs, &base_root, &mut guf, &base_internal, &setback, settings);
+        let keys: Vec<usize> = polys.keys().copied().collect();
+        let shapes: Vec<&Polygon> = polys.values().collect();
+        let mut joined = false;
+        for (a, b) in overlapping(&shapes) {
+            if guf.union(keys[a], keys[b]) {
+                joined = true;
+                diags.push(Diagnostic {
                     code: DiagnosticCode::JunctionsMerged,
-                    position: p,
-                    message: match &road {
-                        Some(r) => format!("two junctions need more of road {r} than it has between them: merged into one"),
-                        None => "two junction outlines overlapped: merged into one".into(),
-                    },
-                    road,
+                    position: mean(shapes[a].exterior.iter().copied()),
+                    road: None,
+                    message: "two junction surfaces overlapped: merged into one".into(),
                 });
             }
         }
-        diags.extend(merge_diags);
-        // A short edge between two junctions that were just merged lies inside the new one:
-        // short meaning no longer than the two junctions could reach along it (each the widest
-        // road plus a corner radius).
-        if changed {
-            for (ei, e) in g.edges.iter().enumerate() {
-                let (Some(n0), Some(n1)) = (e.n0, e.n1) else { continue };
-                let (a, b) = (root[n0], root[n1]);
-                let w = |c: usize| cwidth.get(&c).copied().unwrap_or(0.0);
-                let reach = 2.0 * settings.corner_radius + w(a) + w(b) + settings.merge_distance;
-                if a != b && uf.find(a) == uf.find(b) && e.line.length() <= reach {
-                    forced_internal[ei] = true;
+        rounds_left -= 1;
+        if !joined || rounds_left == 0 {
+            return finish_layout(g, &bases, &base_root, &mut guf, base_internal, setback, polys);
+        }
+    }
+}
+
+/// The edges joining two different bases of one group lie inside the group.
+fn group_internal(g: &Graph, base_root: &[usize], guf: &mut UnionFind, base_internal: &[bool]) -> Vec<bool> {
+    g.edges
+        .iter()
+        .enumerate()
+        .map(|(ei, e)| {
+            base_internal[ei]
+                || match (e.n0, e.n1) {
+                    (Some(a), Some(b)) => {
+                        let (ra, rb) = (base_root[a], base_root[b]);
+                        ra != rb && guf.find(ra) == guf.find(rb)
+                    }
+                    _ => false,
+                }
+        })
+        .collect()
+}
+
+/// The surface of every group: a base's outline, or for a group of several bases the union of
+/// their outlines and of the edges that join them (holes kept where they are blocks).
+#[allow(clippy::too_many_arguments)]
+fn group_polygons(
+    g: &Graph,
+    bases: &BTreeMap<usize, Base>,
+    outs: &BTreeMap<usize, JunctionOut>,
+    base_root: &[usize],
+    guf: &mut UnionFind,
+    base_internal: &[bool],
+    setback: &[[f64; 2]],
+    settings: &Settings,
+) -> BTreeMap<usize, Polygon> {
+    let internal = group_internal(g, base_root, guf, base_internal);
+    let mut members: BTreeMap<usize, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
+    for &r in bases.keys() {
+        members.entry(guf.find(r)).or_default().0.push(r);
+    }
+    for (ei, e) in g.edges.iter().enumerate() {
+        if internal[ei] && !base_internal[ei] {
+            if let Some(a) = e.n0 {
+                members.entry(guf.find(base_root[a])).or_default().1.push(ei);
+            }
+        }
+    }
+    let list: Vec<(usize, (Vec<usize>, Vec<usize>))> = members.into_iter().collect();
+    list.into_par_iter()
+        .map(|(gr, (brs, edges))| {
+            let polys: Vec<&Polygon> = brs.iter().filter_map(|r| outs.get(r)).map(|o| &o.polygon).collect();
+            if brs.len() == 1 && edges.is_empty() {
+                return (gr, polys.first().map(|p| (*p).clone()).unwrap_or_default());
+            }
+            // Each base as one shape (outer ring, then its holes), all edge strips as more.
+            let mut shapes_in: Vec<Vec<Vec<[f64; 2]>>> = polys
+                .iter()
+                .filter(|p| p.exterior.len() >= 3)
+                .map(|p| std::iter::once(ring_contour(&p.exterior)).chain(p.holes.iter().map(|h| h.iter().map(|q| [q.x, q.y]).collect())).collect())
+                .collect();
+            let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
+            for &ei in &edges {
+                let e = &g.edges[ei];
+                let (a, b) = (setback[ei][0], e.line.length() - setback[ei][1]);
+                // The part of the edge between the two mouths, overlapping them a little so
+                // the union is one piece.
+                let (a, b) = if b > a { (a, b) } else { (0.0, e.line.length()) };
+                let mut r = strip(&e.line, a, b, 0.5 * g.roads[e.road].width);
+                dedup_ring(&mut r);
+                if r.len() >= 3 {
+                    parts.push(ring_contour(&r));
+                }
+            }
+            shapes_in.extend(parts.into_iter().map(|c| vec![c]));
+            let empty: Vec<Vec<[f64; 2]>> = Vec::new();
+            let shapes = crate::overlay::overlay(&shapes_in, &empty, OverlayRule::Subject, FillRule::NonZero);
+            let mut poly = largest(shapes);
+            // Holes too small to be blocks are junction surface.
+            poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
+            (gr, poly)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect()
+}
+
+fn finish_layout(
+    g: &Graph,
+    bases: &BTreeMap<usize, Base>,
+    base_root: &[usize],
+    guf: &mut UnionFind,
+    base_internal: Vec<bool>,
+    setback: Vec<[f64; 2]>,
+    polys: BTreeMap<usize, Polygon>,
+) -> Layout {
+    let internal = group_internal(g, base_root, guf, &base_internal);
+    let group_of: Vec<usize> = base_root.iter().map(|&r| guf.find(r)).collect();
+    let mut groups: BTreeMap<usize, Group> = BTreeMap::new();
+    for (r, b) in bases {
+        let gr = guf.find(*r);
+        let entry = groups.entry(gr).or_insert_with(|| Group {
+            nodes: Vec::new(),
+            arms: Vec::new(),
+            inner: Vec::new(),
+            polygon: polys.get(&gr).cloned().unwrap_or_default(),
+        });
+        entry.nodes.extend(b.nodes.iter().copied());
+        entry.arms.extend(b.arms.iter().copied().filter(|a| !internal[a.edge]));
+        entry.inner.extend(b.inner.iter().copied());
+    }
+    for (ei, e) in g.edges.iter().enumerate() {
+        if internal[ei] && !base_internal[ei] {
+            if let Some(n) = e.n0 {
+                if let Some(gr) = groups.get_mut(&group_of[n]) {
+                    gr.inner.push(ei);
                 }
             }
         }
-        if !changed || round >= max_rounds {
-            for c in clusters.values() {
-                diags.extend(c.geo.diags.iter().cloned());
-            }
-            return Layout { root, clusters, internal };
-        }
     }
+    Layout { group_of, groups, internal, setback }
 }
 
 fn mean(pts: impl Iterator<Item = Point>) -> Point {
@@ -323,28 +474,29 @@ fn bbox(r: &[Point]) -> Option<AABB<[f64; 2]>> {
     Some(AABB::from_corners(lo, hi))
 }
 
-/// Pairs (by index) of rings whose interiors overlap.
-fn overlapping_rings(rings: &[(usize, &Vec<Point>)]) -> Vec<(usize, usize)> {
-    let entries: Vec<GeomWithData<Rectangle<[f64; 2]>, usize>> = rings
+/// Pairs (by index) of polygons whose interiors overlap.
+fn overlapping(polys: &[&Polygon]) -> Vec<(usize, usize)> {
+    let entries: Vec<GeomWithData<Rectangle<[f64; 2]>, usize>> = polys
         .iter()
         .enumerate()
-        .filter_map(|(i, r)| bbox(r.1).map(|b| GeomWithData::new(Rectangle::from_aabb(b), i)))
+        .filter_map(|(i, p)| bbox(&p.exterior).map(|b| GeomWithData::new(Rectangle::from_aabb(b), i)))
         .collect();
     let tree = RTree::bulk_load(entries);
-    let pairs: Vec<Vec<(usize, usize)>> = rings
+    let shape = |p: &Polygon| -> Vec<Vec<[f64; 2]>> {
+        std::iter::once(&p.exterior).chain(p.holes.iter()).map(|r| r.iter().map(|q| [q.x, q.y]).collect()).collect()
+    };
+    let pairs: Vec<Vec<(usize, usize)>> = polys
         .par_iter()
         .enumerate()
-        .map(|(i, r)| {
-            let Some(b) = bbox(r.1) else { return Vec::new() };
+        .map(|(i, p)| {
+            let Some(b) = bbox(&p.exterior) else { return Vec::new() };
             let mut out = Vec::new();
             for c in tree.locate_in_envelope_intersecting(b) {
                 let j = c.data;
-                if j <= i {
+                if j <= i || p.exterior.len() < 3 || polys[j].exterior.len() < 3 {
                     continue;
                 }
-                let pa: Vec<[f64; 2]> = r.1.iter().map(|p| [p.x, p.y]).collect();
-                let pb: Vec<[f64; 2]> = rings[j].1.iter().map(|p| [p.x, p.y]).collect();
-                if pa.len() >= 3 && pb.len() >= 3 && pa.interiors_intersect(&pb) {
+                if shape(p).interiors_intersect(&shape(polys[j])) {
                     out.push((i, j));
                 }
             }
@@ -361,7 +513,7 @@ fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Dia
     let mut junctions = Vec::new();
     let mut jid: BTreeMap<usize, String> = BTreeMap::new();
     let mut used = BTreeMap::new();
-    for (&r, c) in &layout.clusters {
+    for (&r, c) in &layout.groups {
         let mut keys: Vec<(String, f64)> = Vec::new();
         let mut roads = BTreeSet::new();
         for a in &c.arms {
@@ -387,12 +539,12 @@ fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Dia
         };
         let id = unique(base, &mut used);
         jid.insert(r, id.clone());
-        let mut ring = c.geo.ring.clone();
-        dedup_ring(&mut ring);
-        if ring_area(&ring) < 0.0 {
-            ring.reverse();
+        let mut polygon = c.polygon.clone();
+        dedup_ring(&mut polygon.exterior);
+        if ring_area(&polygon.exterior) < 0.0 {
+            polygon.exterior.reverse();
         }
-        if ring.len() < 3 {
+        if polygon.exterior.len() < 3 {
             continue;
         }
         junctions.push(Junction {
@@ -400,16 +552,15 @@ fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Dia
             center: mean(c.nodes.iter().map(|&n| g.nodes[n].pos)),
             degree: c.arms.len(),
             roads: roads.into_iter().collect(),
-            polygon: Polygon { exterior: ring, holes: Vec::new() },
+            polygon,
         });
     }
 
     // Road pieces.
     let setback = |node: Option<usize>, a: ArmRef| -> (Option<String>, f64) {
         let Some(n) = node else { return (None, 0.0) };
-        let r = layout.root[n];
-        let Some(c) = layout.clusters.get(&r) else { return (None, 0.0) };
-        let s = c.arms.iter().position(|&x| x == a).and_then(|i| c.geo.setbacks.get(i).copied()).unwrap_or(0.0);
+        let r = layout.group_of[n];
+        let s = layout.setback[a.edge][if a.at_start { 0 } else { 1 }];
         (jid.get(&r).cloned(), s)
     };
     let mut used_p = BTreeMap::new();

@@ -12,8 +12,9 @@ pub struct Settings {
     /// Roads with heights that cross with a height difference above this are grade-separated
     /// (a bridge or tunnel, no junction), metres. Default 3.0.
     pub clearance: f64,
-    /// Radius of the circular fillet that rounds each junction corner (curb to curb), metres.
-    /// Default 6.0.
+    /// Radius of the circular fillet that rounds each junction corner (curb to curb) where the
+    /// curbs meet at a right angle or wider, metres. A sharper corner gets the radius whose
+    /// rounding reaches the same distance (one radius) along its curbs. Default 6.0.
     pub corner_radius: f64,
     /// Crossings closer together than the widest road that meets there, plus this distance,
     /// become one junction, metres. Default 0.0.
