@@ -573,8 +573,9 @@ fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Dia
         let (to, sb1) = setback(e.n1, ArmRef { edge: ei, at_start: false });
         let len = e.line.length();
         let (a, b) = (sb0, len - sb1);
-        // Shorter than the flattening tolerance: the two mouths touch, nothing lies between.
-        if !(b - a > settings.tolerance) {
+        // Mouths that meet or overlap leave no piece between them; a piece however short
+        // stays, so that no crack opens between the two junctions.
+        if !(b > a) {
             continue;
         }
         let road = &g.roads[e.road];
