@@ -31,13 +31,31 @@ pub fn build_checked(what: &str, input: &Input, settings: &Settings) -> (Network
     let again = build(input, settings).unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(net == again, "{what}: two runs differ");
     let report = check_network(&net);
-    assert!(report.invalid.is_empty(), "{what}: invalid polygons: {:?}", &report.invalid[..report.invalid.len().min(10)]);
+    assert!(
+        report.invalid.is_empty(),
+        "{what}: invalid polygons: {:?}",
+        &report.invalid[..report.invalid.len().min(10)]
+    );
     let tol = 1e-6 * report.enclosed_area.max(1.0);
     assert!(report.junction_overlap_area <= tol, "{what}: junctions overlap by {} m²", report.junction_overlap_area);
     assert!(report.block_overlap_area <= tol, "{what}: blocks overlap by {} m²", report.block_overlap_area);
-    assert!(report.block_road_overlap_area <= tol, "{what}: blocks overlap roads by {} m²", report.block_road_overlap_area);
-    assert!(report.gap_fraction() < MAX_GAP_FRACTION, "{what}: gap of {:.3} % between blocks and roads", 100.0 * report.gap_fraction());
-    let mut ids: Vec<&str> = net.junctions.iter().map(|j| j.id.as_str()).chain(net.pieces.iter().map(|p| p.id.as_str())).chain(net.blocks.iter().map(|b| b.id.as_str())).collect();
+    assert!(
+        report.block_road_overlap_area <= tol,
+        "{what}: blocks overlap roads by {} m²",
+        report.block_road_overlap_area
+    );
+    assert!(
+        report.gap_fraction() < MAX_GAP_FRACTION,
+        "{what}: gap of {:.3} % between blocks and roads",
+        100.0 * report.gap_fraction()
+    );
+    let mut ids: Vec<&str> = net
+        .junctions
+        .iter()
+        .map(|j| j.id.as_str())
+        .chain(net.pieces.iter().map(|p| p.id.as_str()))
+        .chain(net.blocks.iter().map(|b| b.id.as_str()))
+        .collect();
     let n = ids.len();
     ids.sort_unstable();
     ids.dedup();

@@ -21,12 +21,10 @@ fn pipeline(c: &mut Criterion) {
     group.sample_size(10);
     for (name, seconds) in NETWORKS {
         let path = data.join(format!("{name}.roads.json"));
-        let loaded = read_file(&path, &ReadOptions::default())
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let loaded =
+            read_file(&path, &ReadOptions::default()).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         group.measurement_time(Duration::from_secs(seconds));
-        group.bench_function(name, |b| {
-            b.iter(|| build(black_box(&loaded.input), black_box(&settings)))
-        });
+        group.bench_function(name, |b| b.iter(|| build(black_box(&loaded.input), black_box(&settings))));
     }
     group.finish();
 }

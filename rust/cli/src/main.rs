@@ -82,7 +82,8 @@ fn generate(args: &Generate) -> Result<String, String> {
     let build_s = t_build.elapsed().as_secs_f64();
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {}", args.out.display(), e))?;
     let gj = args.out.join("network.geojson");
-    std::fs::write(&gj, write_geojson(&net, &loaded.frame)).map_err(|e| format!("cannot write {}: {}", gj.display(), e))?;
+    std::fs::write(&gj, write_geojson(&net, &loaded.frame))
+        .map_err(|e| format!("cannot write {}: {}", gj.display(), e))?;
     let png = render_preview(&net, &PreviewOptions { max_size_px: args.preview_size, ..PreviewOptions::default() })
         .map_err(|e| format!("cannot draw the preview: {e}"))?;
     let pp = args.out.join("preview.png");

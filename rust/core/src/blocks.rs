@@ -87,11 +87,8 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
         }
         let holes: Vec<Vec<Point>> = rings.collect();
         let area = ring_area(&exterior) + holes.iter().map(|h| ring_area(h)).sum::<f64>();
-        let corner = exterior
-            .iter()
-            .copied()
-            .min_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)))
-            .unwrap_or_default();
+        let corner =
+            exterior.iter().copied().min_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))).unwrap_or_default();
         if area < settings.min_block_area {
             diags.push(Diagnostic {
                 code: DiagnosticCode::FaceDropped,

@@ -30,13 +30,10 @@ impl Side {
     }
 }
 
-/// One vertex of a curb polyline, with the centerline position it belongs to.
+/// One vertex of a curb polyline.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CurbVertex {
     pub(crate) p: Point,
-    /// Arc length of the centerline vertex this curb vertex belongs to (negative for the
-    /// backward extension).
-    pub(crate) s: f64,
 }
 
 /// A curb polyline along a centerline.
@@ -97,21 +94,20 @@ impl Curb {
         let start = offset_at(line, 0.0, half, side);
         let d0 = line.dir(0);
         if ext > 0.0 {
-            verts.push(CurbVertex { p: start.sub(d0.scale(ext)), s: -ext });
+            verts.push(CurbVertex { p: start.sub(d0.scale(ext)) });
             seg.push(usize::MAX);
         }
-        verts.push(CurbVertex { p: start, s: 0.0 });
+        verts.push(CurbVertex { p: start });
         let mut tmp = Vec::with_capacity(2);
         for i in 1..n - 1 {
-            let s = line.cum[i];
-            if s >= s_max {
+            if line.cum[i] >= s_max {
                 break;
             }
             tmp.clear();
             push_joint(line, i, half, side, &mut tmp);
             for &p in &tmp {
                 seg.push(i - 1);
-                verts.push(CurbVertex { p, s });
+                verts.push(CurbVertex { p });
             }
             // A bevel's connector runs along the vertex, counted as the next segment.
             if let Some(last) = seg.last_mut() {
@@ -123,7 +119,7 @@ impl Curb {
         let s_end = s_max.min(line.length());
         let k = line.segment_at(s_end);
         seg.push(k);
-        verts.push(CurbVertex { p: offset_at(line, s_end, half, side), s: s_end });
+        verts.push(CurbVertex { p: offset_at(line, s_end, half, side) });
         Self { verts, seg, half, side }
     }
 

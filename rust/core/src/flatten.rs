@@ -67,10 +67,7 @@ const ZERO: Point3 = Point3::new(0.0, 0.0, 0.0);
 /// [`Error::BadSetting`] when `tolerance` is not finite and positive.
 pub fn flatten_road(road: &Road, tolerance: f64) -> Result<Vec<Point3>, Error> {
     if !(tolerance.is_finite() && tolerance > 0.0) {
-        return Err(Error::BadSetting {
-            name: "tolerance",
-            value: tolerance,
-        });
+        return Err(Error::BadSetting { name: "tolerance", value: tolerance });
     }
     let points = match &road.geometry {
         RoadGeometry::Polyline(points) => {
@@ -97,11 +94,7 @@ pub fn hermite(p0: Point3, t0: Point3, p1: Point3, t1: Point3, a: f64) -> Point3
     let h_t1 = a3 - a2;
     let h_p1 = -2.0 * a3 + 3.0 * a2;
     let comb = |p0: f64, t0: f64, p1: f64, t1: f64| h_p0 * p0 + h_t0 * t0 + h_t1 * t1 + h_p1 * p1;
-    Point3::new(
-        comb(p0.x, t0.x, p1.x, t1.x),
-        comb(p0.y, t0.y, p1.y, t1.y),
-        comb(p0.z, t0.z, p1.z, t1.z),
-    )
+    Point3::new(comb(p0.x, t0.x, p1.x, t1.x), comb(p0.y, t0.y, p1.y, t1.y), comb(p0.z, t0.z, p1.z, t1.z))
 }
 
 /// Fills missing tangents with Unreal's automatic tangents (AutoSetTangents, tension 0, no
@@ -123,9 +116,7 @@ pub fn auto_tangents(points: &[SplinePoint], closed: bool) -> Vec<(Point3, Point
     let Some(last) = points.len().checked_sub(1) else {
         return Vec::new();
     };
-    (0..points.len())
-        .map(|i| tangents_at(points, closed, i, last))
-        .collect()
+    (0..points.len()).map(|i| tangents_at(points, closed, i, last)).collect()
 }
 
 /// Where a point's neighbours are, by index and key.
@@ -159,31 +150,14 @@ fn neighbours(i: usize, last: usize, closed: bool) -> Neighbours {
         i + 1
     };
     let this_time = i as f64;
-    let prev_time = if closed && i == 0 {
-        this_time - 1.0
-    } else {
-        prev as f64
-    };
-    let next_time = if closed && i == last {
-        this_time + 1.0
-    } else {
-        next as f64
-    };
-    Neighbours {
-        prev,
-        next,
-        prev_time,
-        this_time,
-        next_time,
-    }
+    let prev_time = if closed && i == 0 { this_time - 1.0 } else { prev as f64 };
+    let next_time = if closed && i == last { this_time + 1.0 } else { next as f64 };
+    Neighbours { prev, next, prev_time, this_time, next_time }
 }
 
 /// Unreal's `IsCurveKey`: the kinds interpolated by a cubic.
 fn is_curve_key(kind: PointKind) -> bool {
-    matches!(
-        kind,
-        PointKind::Curve | PointKind::CurveClamped | PointKind::CurveCustomTangent
-    )
+    matches!(kind, PointKind::Curve | PointKind::CurveClamped | PointKind::CurveCustomTangent)
 }
 
 /// The tangents the user gave, with one of them standing for both when the other is missing.
@@ -218,14 +192,8 @@ fn tangents_at(points: &[SplinePoint], closed: bool, i: usize, last: usize) -> (
     }
     let (p, q, r) = (prev.location, this.location, next.location);
     let tangent = if this.kind == PointKind::CurveClamped {
-        let clamp = |p: f64, q: f64, r: f64| {
-            clamp_float_tangent(p, nb.prev_time, q, nb.this_time, r, nb.next_time)
-        };
-        Point3::new(
-            clamp(p.x, q.x, r.x),
-            clamp(p.y, q.y, r.y),
-            clamp(p.z, q.z, r.z),
-        )
+        let clamp = |p: f64, q: f64, r: f64| clamp_float_tangent(p, nb.prev_time, q, nb.this_time, r, nb.next_time);
+        Point3::new(clamp(p.x, q.x, r.x), clamp(p.y, q.y, r.y), clamp(p.z, q.z, r.z))
     } else {
         let dt = (nb.next_time - nb.prev_time).max(KINDA_SMALL_NUMBER);
         scale(add(sub(q, p), sub(r, q)), 1.0 / dt)
@@ -235,12 +203,7 @@ fn tangents_at(points: &[SplinePoint], closed: bool, i: usize, last: usize) -> (
 
 /// The (arrive, leave) tangents of point `i` when it is not a curve kind (the given ones, or
 /// Unreal's automatic tangents of a line or a constant).
-fn straight_tangents(
-    points: &[SplinePoint],
-    closed: bool,
-    i: usize,
-    last: usize,
-) -> (Point3, Point3) {
+fn straight_tangents(points: &[SplinePoint], closed: bool, i: usize, last: usize) -> (Point3, Point3) {
     let Some(this) = points.get(i) else {
         return (ZERO, ZERO);
     };
@@ -255,11 +218,7 @@ fn straight_tangents(
         PointKind::Constant => (ZERO, ZERO),
         _ => {
             let leave = sub(next.location, this.location);
-            let arrive = if is_curve_key(prev.kind) {
-                leave
-            } else {
-                sub(this.location, prev.location)
-            };
+            let arrive = if is_curve_key(prev.kind) { leave } else { sub(this.location, prev.location) };
             (arrive, leave)
         }
     }
@@ -305,29 +264,17 @@ fn clamp_float_tangent(
     let mut tangent = prev_to_next;
     if alpha < lower {
         let clamp = lerp(prev_to_next, prev_to_cur, 1.0 - alpha / CLAMP_THRESHOLD);
-        tangent = if prev_to_next_height > 0.0 {
-            tangent.min(clamp)
-        } else {
-            tangent.max(clamp)
-        };
+        tangent = if prev_to_next_height > 0.0 { tangent.min(clamp) } else { tangent.max(clamp) };
     }
     if alpha > upper {
         let clamp = lerp(prev_to_next, cur_to_next, (alpha - upper) / CLAMP_THRESHOLD);
-        tangent = if prev_to_next_height > 0.0 {
-            tangent.min(clamp)
-        } else {
-            tangent.max(clamp)
-        };
+        tangent = if prev_to_next_height > 0.0 { tangent.min(clamp) } else { tangent.max(clamp) };
     }
     tangent
 }
 
 /// Flattens the spline of `road` (without the closing point; [`finish`] adds it).
-fn flatten_spline(
-    road: &Road,
-    points: &[SplinePoint],
-    tolerance: f64,
-) -> Result<Vec<Point3>, Error> {
+fn flatten_spline(road: &Road, points: &[SplinePoint], tolerance: f64) -> Result<Vec<Point3>, Error> {
     for (i, p) in points.iter().enumerate() {
         if !is_finite(p.location) {
             return Err(bad_road(road, Some(i), "coordinate is not finite"));
@@ -357,12 +304,8 @@ fn flatten_spline(
     }
     for i in 0..segments {
         let j = if i + 1 == n { 0 } else { i + 1 };
-        let (Some(a), Some(b), Some(ta), Some(tb)) = (
-            points.get(i),
-            points.get(j),
-            tangents.get(i),
-            tangents.get(j),
-        ) else {
+        let (Some(a), Some(b), Some(ta), Some(tb)) = (points.get(i), points.get(j), tangents.get(i), tangents.get(j))
+        else {
             break;
         };
         if !is_curve_key(a.kind) {
@@ -383,8 +326,7 @@ fn flatten_spline(
 /// Emits the cubic Bézier `bezier` (without its first point) as chords within `tolerance`.
 fn subdivide(bezier: [Point3; 4], tolerance: f64, depth: u32, out: &mut Vec<Point3>) {
     let [p0, p1, p2, p3] = bezier;
-    let flat = distance_to_segment(p1, p0, p3) <= tolerance
-        && distance_to_segment(p2, p0, p3) <= tolerance;
+    let flat = distance_to_segment(p1, p0, p3) <= tolerance && distance_to_segment(p2, p0, p3) <= tolerance;
     if flat || depth >= MAX_DEPTH {
         out.push(p3);
         return;
@@ -416,10 +358,7 @@ fn finish(road: &Road, points: Vec<Point3>) -> Result<Vec<Point3>, Error> {
 fn dedupe<T>(items: Vec<T>, closed: bool, location: impl Fn(&T) -> Point3) -> Vec<T> {
     let mut out: Vec<T> = Vec::with_capacity(items.len());
     for item in items {
-        if out
-            .last()
-            .is_some_and(|last| same_xy(location(last), location(&item)))
-        {
+        if out.last().is_some_and(|last| same_xy(location(last), location(&item))) {
             continue;
         }
         out.push(item);
@@ -440,17 +379,9 @@ fn dedupe<T>(items: Vec<T>, closed: bool, location: impl Fn(&T) -> Point3) -> Ve
 /// Fails unless `count` distinct points are enough for `road`.
 fn check_count(road: &Road, count: usize) -> Result<(), Error> {
     if road.closed && count < 3 {
-        Err(bad_road(
-            road,
-            None,
-            "a closed road needs at least 3 distinct points",
-        ))
+        Err(bad_road(road, None, "a closed road needs at least 3 distinct points"))
     } else if count < 2 {
-        Err(bad_road(
-            road,
-            None,
-            "a road needs at least 2 distinct points",
-        ))
+        Err(bad_road(road, None, "a road needs at least 2 distinct points"))
     } else {
         Ok(())
     }
@@ -458,11 +389,7 @@ fn check_count(road: &Road, count: usize) -> Result<(), Error> {
 
 /// The error for a bad `road`.
 fn bad_road(road: &Road, point: Option<usize>, reason: &str) -> Error {
-    Error::BadRoad {
-        road: road.id.clone(),
-        point,
-        reason: reason.to_owned(),
-    }
+    Error::BadRoad { road: road.id.clone(), point, reason: reason.to_owned() }
 }
 
 /// Same x and y, exactly.
@@ -530,32 +457,15 @@ mod tests {
     }
 
     fn sp(location: Point3, kind: PointKind) -> SplinePoint {
-        SplinePoint {
-            location,
-            arrive_tangent: None,
-            leave_tangent: None,
-            kind,
-        }
+        SplinePoint { location, arrive_tangent: None, leave_tangent: None, kind }
     }
 
     fn sp_t(location: Point3, arrive: Point3, leave: Point3, kind: PointKind) -> SplinePoint {
-        SplinePoint {
-            location,
-            arrive_tangent: Some(arrive),
-            leave_tangent: Some(leave),
-            kind,
-        }
+        SplinePoint { location, arrive_tangent: Some(arrive), leave_tangent: Some(leave), kind }
     }
 
     fn road(geometry: RoadGeometry, closed: bool) -> Road {
-        Road {
-            id: "r7".to_owned(),
-            width: 8.0,
-            layer: 0,
-            closed,
-            has_height: true,
-            geometry,
-        }
+        Road { id: "r7".to_owned(), width: 8.0, layer: 0, closed, has_height: true, geometry }
     }
 
     fn spline(points: &[Point3], kind: PointKind, closed: bool) -> Road {
@@ -591,13 +501,7 @@ mod tests {
             let i = (u.floor() as usize).min(segments - 1);
             let a = u - i as f64;
             let j = (i + 1) % n;
-            out.push(hermite(
-                points[i].location,
-                tangents[i].1,
-                points[j].location,
-                tangents[j].0,
-                a,
-            ));
+            out.push(hermite(points[i].location, tangents[i].1, points[j].location, tangents[j].0, a));
         }
         out
     }
@@ -614,12 +518,7 @@ mod tests {
 
     #[test]
     fn hermite_end_and_mid_values() {
-        let (p0, t0, p1, t1) = (
-            p(1.0, 2.0, 3.0),
-            p(4.0, 0.0, -2.0),
-            p(5.0, -2.0, 7.0),
-            p(0.0, 8.0, 2.0),
-        );
+        let (p0, t0, p1, t1) = (p(1.0, 2.0, 3.0), p(4.0, 0.0, -2.0), p(5.0, -2.0, 7.0), p(0.0, 8.0, 2.0));
         assert_close(hermite(p0, t0, p1, t1, 0.0), p0);
         assert_close(hermite(p0, t0, p1, t1, 1.0), p1);
         // a = 1/2: weights 1/2, 1/8, -1/8, 1/2.
@@ -632,30 +531,16 @@ mod tests {
 
     #[test]
     fn curve_stays_within_tolerance_of_dense_samples() {
-        let locs = [
-            p(0.0, 0.0, 0.0),
-            p(30.0, 10.0, 1.0),
-            p(50.0, -20.0, 2.0),
-            p(80.0, 0.0, 0.0),
-            p(90.0, 40.0, 3.0),
-        ];
+        let locs = [p(0.0, 0.0, 0.0), p(30.0, 10.0, 1.0), p(50.0, -20.0, 2.0), p(80.0, 0.0, 0.0), p(90.0, 40.0, 3.0)];
         for kind in [PointKind::Curve, PointKind::CurveClamped] {
             let r = spline(&locs, kind, false);
-            let RoadGeometry::Spline(points) = &r.geometry else {
-                unreachable!()
-            };
+            let RoadGeometry::Spline(points) = &r.geometry else { unreachable!() };
             let samples = dense_samples(points, false, 2000);
             let mut counts = Vec::new();
             for tolerance in [0.01, 0.05, 0.5] {
                 let line = flatten_road(&r, tolerance).unwrap();
-                let worst = samples
-                    .iter()
-                    .map(|&q| distance_to_polyline(q, &line))
-                    .fold(0.0, f64::max);
-                assert!(
-                    worst <= tolerance * (1.0 + 1e-9),
-                    "{kind:?} {tolerance}: {worst}"
-                );
+                let worst = samples.iter().map(|&q| distance_to_polyline(q, &line)).fold(0.0, f64::max);
+                assert!(worst <= tolerance * (1.0 + 1e-9), "{kind:?} {tolerance}: {worst}");
                 // The control points are vertices of the polyline, in order, and it ends there.
                 assert_eq!(line.first(), Some(&locs[0]));
                 assert_eq!(line.last(), Some(&locs[4]));
@@ -674,31 +559,13 @@ mod tests {
     fn custom_tangents_use_leave_of_start_and_arrive_of_end() {
         // Arrive and leave differ at every point, so mixing them up moves the curve.
         let points = vec![
-            sp_t(
-                p(0.0, 0.0, 0.0),
-                p(0.0, 0.0, 0.0),
-                p(0.0, 40.0, 0.0),
-                PointKind::CurveCustomTangent,
-            ),
-            sp_t(
-                p(20.0, 0.0, 5.0),
-                p(30.0, -30.0, 0.0),
-                p(10.0, 30.0, 2.0),
-                PointKind::CurveCustomTangent,
-            ),
-            sp_t(
-                p(40.0, 10.0, 0.0),
-                p(0.0, 40.0, 0.0),
-                p(-50.0, 0.0, 0.0),
-                PointKind::CurveCustomTangent,
-            ),
+            sp_t(p(0.0, 0.0, 0.0), p(0.0, 0.0, 0.0), p(0.0, 40.0, 0.0), PointKind::CurveCustomTangent),
+            sp_t(p(20.0, 0.0, 5.0), p(30.0, -30.0, 0.0), p(10.0, 30.0, 2.0), PointKind::CurveCustomTangent),
+            sp_t(p(40.0, 10.0, 0.0), p(0.0, 40.0, 0.0), p(-50.0, 0.0, 0.0), PointKind::CurveCustomTangent),
         ];
         let samples = dense_samples(&points, false, 2000);
         let line = flatten_road(&road(RoadGeometry::Spline(points), false), 0.03).unwrap();
-        let worst = samples
-            .iter()
-            .map(|&q| distance_to_polyline(q, &line))
-            .fold(0.0, f64::max);
+        let worst = samples.iter().map(|&q| distance_to_polyline(q, &line)).fold(0.0, f64::max);
         assert!(worst <= 0.03 * (1.0 + 1e-9), "{worst}");
         // The true curve at a = 1/2 of segment 0, by hand: 0.5·p0 + 0.125·t0 - 0.125·t1 + 0.5·p1
         // = (10 - 3.75, 5 + 3.75, 2.5) = (6.25, 8.75, 2.5).
@@ -719,10 +586,7 @@ mod tests {
         );
         assert_eq!(flatten_road(&r, 1e-6).unwrap(), vec![a, b]);
         // Automatic tangents of two curve points are the chord: straight as well.
-        assert_eq!(
-            flatten_road(&spline(&[a, b], PointKind::Curve, false), 1e-6).unwrap(),
-            vec![a, b]
-        );
+        assert_eq!(flatten_road(&spline(&[a, b], PointKind::Curve, false), 1e-6).unwrap(), vec![a, b]);
         // A bent tangent is not straight.
         let bent = road(
             RoadGeometry::Spline(vec![
@@ -757,11 +621,7 @@ mod tests {
         // A given tangent is used as is; one given stands for both.
         let mut given = sp(p(4.0, 2.0, 0.0), PointKind::Curve);
         given.leave_tangent = Some(p(9.0, 9.0, 9.0));
-        let points = [
-            sp(p(0.0, 0.0, 0.0), PointKind::Curve),
-            given,
-            sp(p(6.0, -2.0, 1.0), PointKind::Curve),
-        ];
+        let points = [sp(p(0.0, 0.0, 0.0), PointKind::Curve), given, sp(p(6.0, -2.0, 1.0), PointKind::Curve)];
         let t = auto_tangents(&points, false);
         assert_close(t[1].0, p(9.0, 9.0, 9.0));
         assert_close(t[1].1, p(9.0, 9.0, 9.0));
@@ -824,16 +684,9 @@ mod tests {
 
     #[test]
     fn closed_spline_wraps_and_closes() {
-        let locs = [
-            p(0.0, 0.0, 0.0),
-            p(20.0, 0.0, 0.0),
-            p(20.0, 20.0, 2.0),
-            p(0.0, 20.0, 0.0),
-        ];
+        let locs = [p(0.0, 0.0, 0.0), p(20.0, 0.0, 0.0), p(20.0, 20.0, 2.0), p(0.0, 20.0, 0.0)];
         let r = spline(&locs, PointKind::Curve, true);
-        let RoadGeometry::Spline(points) = &r.geometry else {
-            unreachable!()
-        };
+        let RoadGeometry::Spline(points) = &r.geometry else { unreachable!() };
         let t = auto_tangents(points, true);
         // Point 0: (p1 - p3) / 2 across the seam; point 3: (p0 - p2) / 2.
         assert_close(t[0].1, p(10.0, -10.0, 0.0));
@@ -848,10 +701,7 @@ mod tests {
         assert!(line.windows(2).all(|w| !same_xy(w[0], w[1])));
         assert_eq!(line.iter().filter(|&&q| q == locs[0]).count(), 2);
         let samples = dense_samples(points, true, 2000);
-        let worst = samples
-            .iter()
-            .map(|&q| distance_to_polyline(q, &line))
-            .fold(0.0, f64::max);
+        let worst = samples.iter().map(|&q| distance_to_polyline(q, &line)).fold(0.0, f64::max);
         assert!(worst <= 0.02 * (1.0 + 1e-9), "{worst}");
         // The wrap segment is curved (the tangent at point 0 is not along the seam chord).
         let last_ctrl = line.iter().rposition(|&q| q == locs[3]).unwrap();
@@ -860,20 +710,12 @@ mod tests {
         // A closed road whose last point repeats the first gives the same polyline.
         let mut repeated = locs.to_vec();
         repeated.push(locs[0]);
-        assert_eq!(
-            flatten_road(&spline(&repeated, PointKind::Curve, true), 0.02).unwrap(),
-            line
-        );
+        assert_eq!(flatten_road(&spline(&repeated, PointKind::Curve, true), 0.02).unwrap(), line);
     }
 
     #[test]
     fn linear_and_constant_segments_are_straight() {
-        let locs = [
-            p(0.0, 0.0, 0.0),
-            p(10.0, 3.0, 1.0),
-            p(15.0, -7.0, 2.0),
-            p(30.0, 0.0, 0.0),
-        ];
+        let locs = [p(0.0, 0.0, 0.0), p(10.0, 3.0, 1.0), p(15.0, -7.0, 2.0), p(30.0, 0.0, 0.0)];
         for kind in [PointKind::Linear, PointKind::Constant] {
             let line = flatten_road(&spline(&locs, kind, false), 0.001).unwrap();
             assert_eq!(line, locs.to_vec());
@@ -913,20 +755,8 @@ mod tests {
         let dup = flatten_road(&spline(&[a, a, b, b, c], PointKind::Curve, false), 0.01);
         assert_eq!(dup.unwrap(), clean);
         // Only the duplicates: too few points.
-        assert_eq!(
-            bad_road_point(flatten_road(
-                &road(RoadGeometry::Polyline(vec![a, a2]), false),
-                0.05
-            )),
-            None
-        );
-        assert_eq!(
-            bad_road_point(flatten_road(
-                &road(RoadGeometry::Polyline(vec![a, b, a]), true),
-                0.05
-            )),
-            None
-        );
+        assert_eq!(bad_road_point(flatten_road(&road(RoadGeometry::Polyline(vec![a, a2]), false), 0.05)), None);
+        assert_eq!(bad_road_point(flatten_road(&road(RoadGeometry::Polyline(vec![a, b, a]), true), 0.05)), None);
     }
 
     #[test]
@@ -940,20 +770,10 @@ mod tests {
         assert_eq!(bad_road_point(flatten_road(&r, 0.05)), Some(2));
         let mut bad_tangent = sp(b, PointKind::CurveCustomTangent);
         bad_tangent.arrive_tangent = Some(p(f64::INFINITY, 0.0, 0.0));
-        let r = road(
-            RoadGeometry::Spline(vec![sp(a, PointKind::Curve), bad_tangent]),
-            false,
-        );
+        let r = road(RoadGeometry::Spline(vec![sp(a, PointKind::Curve), bad_tangent]), false);
         assert_eq!(bad_road_point(flatten_road(&r, 0.05)), Some(1));
-        let r = spline(
-            &[a, p(f64::MAX, 0.0, 0.0), p(-f64::MAX, 1.0, 0.0)],
-            PointKind::Curve,
-            false,
-        );
-        assert!(matches!(
-            flatten_road(&r, 0.05),
-            Err(Error::BadRoad { point: Some(_), .. })
-        ));
+        let r = spline(&[a, p(f64::MAX, 0.0, 0.0), p(-f64::MAX, 1.0, 0.0)], PointKind::Curve, false);
+        assert!(matches!(flatten_road(&r, 0.05), Err(Error::BadRoad { point: Some(_), .. })));
     }
 
     #[test]
@@ -962,20 +782,10 @@ mod tests {
         assert_eq!(bad_road_point(flatten_road(&one, 0.05)), None);
         let none = road(RoadGeometry::Spline(Vec::new()), false);
         assert_eq!(bad_road_point(flatten_road(&none, 0.05)), None);
-        let two = spline(
-            &[p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0)],
-            PointKind::Curve,
-            true,
-        );
+        let two = spline(&[p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0)], PointKind::Curve, true);
         assert_eq!(bad_road_point(flatten_road(&two, 0.05)), None);
         for tolerance in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            assert!(matches!(
-                flatten_road(&one, tolerance),
-                Err(Error::BadSetting {
-                    name: "tolerance",
-                    ..
-                })
-            ));
+            assert!(matches!(flatten_road(&one, tolerance), Err(Error::BadSetting { name: "tolerance", .. })));
         }
         assert!(auto_tangents(&[], true).is_empty());
     }
@@ -1007,18 +817,8 @@ mod tests {
         // Huge tangents: the depth cap ends the subdivision.
         let huge = road(
             RoadGeometry::Spline(vec![
-                sp_t(
-                    a,
-                    ZERO,
-                    p(1e300, -1e300, 0.0),
-                    PointKind::CurveCustomTangent,
-                ),
-                sp_t(
-                    b,
-                    p(-1e300, 1e300, 1e300),
-                    ZERO,
-                    PointKind::CurveCustomTangent,
-                ),
+                sp_t(a, ZERO, p(1e300, -1e300, 0.0), PointKind::CurveCustomTangent),
+                sp_t(b, p(-1e300, 1e300, 1e300), ZERO, PointKind::CurveCustomTangent),
             ]),
             false,
         );

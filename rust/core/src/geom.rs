@@ -47,11 +47,7 @@ impl Point {
 
 impl Point3 {
     pub(crate) fn lerp(self, o: Point3, t: f64) -> Point3 {
-        Point3::new(
-            self.x + (o.x - self.x) * t,
-            self.y + (o.y - self.y) * t,
-            self.z + (o.z - self.z) * t,
-        )
+        Point3::new(self.x + (o.x - self.x) * t, self.y + (o.y - self.y) * t, self.z + (o.z - self.z) * t)
     }
 }
 
@@ -130,21 +126,14 @@ pub(crate) fn segment_hit(a0: Point, a1: Point, b0: Point, b1: Point) -> SegHit 
     } else {
         o1 / (o1 - o2)
     };
-    SegHit::Point {
-        ta: ta.clamp(0.0, 1.0),
-        tb: tb.clamp(0.0, 1.0),
-    }
+    SegHit::Point { ta: ta.clamp(0.0, 1.0), tb: tb.clamp(0.0, 1.0) }
 }
 
 /// Closest point of segment `a-b` to `p`: the parameter (0..=1) and the distance.
 pub(crate) fn project_on_segment(p: Point, a: Point, b: Point) -> (f64, f64) {
     let d = b.sub(a);
     let dd = d.dot(d);
-    let t = if dd > 0.0 {
-        (p.sub(a).dot(d) / dd).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let t = if dd > 0.0 { (p.sub(a).dot(d) / dd).clamp(0.0, 1.0) } else { 0.0 };
     (t, a.lerp(b, t).dist(p))
 }
 

@@ -17,8 +17,6 @@ use crate::Settings;
 /// A road after flattening, with the part of it that is kept.
 #[derive(Clone, Debug)]
 pub(crate) struct RoadLine {
-    /// Index of the road in the input.
-    pub(crate) input: usize,
     pub(crate) id: String,
     pub(crate) width: f64,
     pub(crate) layer: i32,
@@ -88,10 +86,7 @@ fn seg_tree(roads: &[RoadLine]) -> RTree<SegEntry> {
         for k in 0..road.line.pts.len().saturating_sub(1) {
             let a = road.line.pts[k].xy();
             let b = road.line.pts[k + 1].xy();
-            entries.push(GeomWithData::new(
-                Rectangle::from_corners([a.x, a.y], [b.x, b.y]),
-                (r as u32, k as u32),
-            ));
+            entries.push(GeomWithData::new(Rectangle::from_corners([a.x, a.y], [b.x, b.y]), (r as u32, k as u32)));
         }
     }
     RTree::bulk_load(entries)
@@ -136,9 +131,7 @@ fn find_crossings(
     let entries: Vec<(u32, u32)> = roads
         .iter()
         .enumerate()
-        .flat_map(|(r, road)| {
-            (0..road.line.pts.len().saturating_sub(1)).map(move |k| (r as u32, k as u32))
-        })
+        .flat_map(|(r, road)| (0..road.line.pts.len().saturating_sub(1)).map(move |k| (r as u32, k as u32)))
         .collect();
     let found: Vec<Vec<Crossing>> = entries
         .par_iter()
@@ -227,6 +220,10 @@ fn find_crossings(
     crossings
 }
 
+/// What the end search finds: the links, which ends are connected (start, end) per road, and
+/// near misses (road, end, diagnostic) to report unless the end is trimmed later.
+type EndLinks = (Vec<EndLink>, Vec<[bool; 2]>, Vec<(usize, usize, Diagnostic)>);
+
 /// The road ends that join another road, as stops; ends already on a crossing are skipped.
 struct EndLink {
     road: usize,
@@ -242,7 +239,7 @@ fn find_end_links(
     crossings: &[Crossing],
     settings: &Settings,
     diags: &mut Vec<Diagnostic>,
-) -> (Vec<EndLink>, Vec<[bool; 2]>, Vec<(usize, usize, Diagnostic)>) {
+) -> EndLinks {
     // Ends that a crossing already touches.
     let mut connected = vec![[false; 2]; roads.len()];
     for c in crossings {
@@ -289,7 +286,8 @@ fn find_end_links(
                 }
                 let key = (d, r2, s2);
                 if d <= settings.snap_distance {
-                    if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1) || (key.0 == b.0 && key.1 == b.1 && key.2 < b.2)) {
+                    if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1) || (key.0 == b.0 && key.1 == b.1 && key.2 < b.2))
+                    {
                         best = Some((d, r2, s2, b0.lerp(b1, t)));
                     }
                 } else if d <= settings.snap_distance + 0.5 * (road.width + roads[r2].width)
@@ -305,29 +303,24 @@ fn find_end_links(
                         code: DiagnosticCode::EndSnapped,
                         position: e,
                         road: Some(road.id.clone()),
-                        message: format!(
-                            "road {} ends {:.2} m from road {}: joined to it",
-                            road.id, d, roads[r2].id
-                        ),
+                        message: format!("road {} ends {:.2} m from road {}: joined to it", road.id, d, roads[r2].id),
                     });
                 }
-                links.push(EndLink {
-                    road: r,
-                    s_end,
-                    other: r2,
-                    s_other: norm_s(&roads[r2], s2),
-                    p,
-                });
+                links.push(EndLink { road: r, s_end, other: r2, s_other: norm_s(&roads[r2], s2), p });
             } else if let Some((d, r2)) = near {
-                near_misses.push((r, end, Diagnostic {
-                    code: DiagnosticCode::NearMiss,
-                    position: e,
-                    road: Some(road.id.clone()),
-                    message: format!(
-                        "road {} ends {:.2} m from road {}, further than the snap distance ({} m): not joined",
-                        road.id, d, roads[r2].id, settings.snap_distance
-                    ),
-                }));
+                near_misses.push((
+                    r,
+                    end,
+                    Diagnostic {
+                        code: DiagnosticCode::NearMiss,
+                        position: e,
+                        road: Some(road.id.clone()),
+                        message: format!(
+                            "road {} ends {:.2} m from road {}, further than the snap distance ({} m): not joined",
+                            road.id, d, roads[r2].id, settings.snap_distance
+                        ),
+                    },
+                ));
             }
         }
     }
@@ -407,13 +400,7 @@ pub(crate) fn build_graph(
     }
     let crossed: Vec<f64> = stops
         .iter()
-        .map(|st| {
-            node_roads[st.node]
-                .iter()
-                .filter(|&&r| r != st.road)
-                .map(|&r| roads[r].width)
-                .fold(0.0, f64::max)
-        })
+        .map(|st| node_roads[st.node].iter().filter(|&&r| r != st.road).map(|&r| roads[r].width).fold(0.0, f64::max))
         .collect();
     for r in 0..roads.len() {
         if roads[r].closed {
@@ -421,8 +408,8 @@ pub(crate) fn build_graph(
         }
         let len = roads[r].line.length();
         let list = &by_road[r];
-        for end in 0..2 {
-            if connected[r][end] || list.is_empty() {
+        for (end, &joined) in connected[r].iter().enumerate() {
+            if joined || list.is_empty() {
                 continue;
             }
             let (s_c, idx) = if end == 0 { list[0] } else { list[list.len() - 1] };
@@ -478,11 +465,8 @@ pub(crate) fn build_graph(
         }
     }
     let max_w = nodes.iter().map(|n| n.width).fold(0.0, f64::max) + settings.merge_distance;
-    let pts: Vec<GeomWithData<[f64; 2], usize>> = nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| GeomWithData::new([n.pos.x, n.pos.y], i))
-        .collect();
+    let pts: Vec<GeomWithData<[f64; 2], usize>> =
+        nodes.iter().enumerate().map(|(i, n)| GeomWithData::new([n.pos.x, n.pos.y], i)).collect();
     let ntree = RTree::bulk_load(pts);
     for (i, n) in nodes.iter().enumerate() {
         for cand in ntree.locate_within_distance([n.pos.x, n.pos.y], max_w * max_w) {

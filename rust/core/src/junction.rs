@@ -15,7 +15,7 @@ use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 
 use crate::curb::{inner_vertices, offset_at, Curb, Side};
-use crate::geom::{arc_steps, dedup_ring, dedup_ring_within, ring_area, COINCIDENT_SHARE, segment_hit, Line, SegHit};
+use crate::geom::{arc_steps, dedup_ring, dedup_ring_within, ring_area, segment_hit, Line, SegHit, COINCIDENT_SHARE};
 use crate::types::{Diagnostic, DiagnosticCode, Point, Polygon};
 use crate::Settings;
 
@@ -93,12 +93,7 @@ fn arm_angle(center: Point, line: &Line, reach: f64) -> f64 {
 ///
 /// `center` is the mean of its crossing points; `extra` are polygons that belong to the
 /// junction whatever its arms (road edges inside it), used only by the fallback.
-pub(crate) fn build_junction(
-    center: Point,
-    arms: &[ArmIn],
-    extra: &[Vec<Point>],
-    settings: &Settings,
-) -> JunctionOut {
+pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>], settings: &Settings) -> JunctionOut {
     let n = arms.len();
     let mut diags = Vec::new();
     let wmax = arms.iter().map(|a| a.width).fold(0.0, f64::max);
@@ -198,7 +193,6 @@ pub(crate) fn build_junction(
             ring.push(offset_at(&b.line, setback[ib], hb, Side::Right));
         }
         dedup_ring_within(&mut ring, COINCIDENT_SHARE * settings.tolerance);
-        if std::env::var("RGDBG").is_ok() { eprintln!("RING area={} {:?}", ring_area(&ring), ring.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>()); }
         if ring_area(&ring) > 0.0 && crate::validate::ring_is_simple(&ring) {
             return JunctionOut { setbacks: setback, polygon: Polygon { exterior: ring, holes: Vec::new() }, diags };
         }
@@ -259,10 +253,7 @@ pub(crate) fn build_junction(
         code: DiagnosticCode::JunctionFallback,
         position: center,
         road: arms.first().map(|a| a.road.clone()),
-        message: format!(
-            "junction of {} arms: curbs overlap, outline built from the union of its arms",
-            n
-        ),
+        message: format!("junction of {} arms: curbs overlap, outline built from the union of its arms", n),
     });
     JunctionOut { setbacks: setback, polygon, diags }
 }
@@ -322,7 +313,8 @@ fn convex_hull(pts: &[Point]) -> Vec<Point> {
     let mut h: Vec<Point> = Vec::with_capacity(2 * p.len());
     for pass in 0..2 {
         let start = h.len();
-        let iter: Box<dyn Iterator<Item = &Point>> = if pass == 0 { Box::new(p.iter()) } else { Box::new(p.iter().rev()) };
+        let iter: Box<dyn Iterator<Item = &Point>> =
+            if pass == 0 { Box::new(p.iter()) } else { Box::new(p.iter().rev()) };
         for &q in iter {
             while h.len() >= start + 2 && crate::geom::orient(h[h.len() - 2], h[h.len() - 1], q) <= 0.0 {
                 h.pop();

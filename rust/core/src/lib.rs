@@ -7,6 +7,9 @@
 //! ## Units
 //! Metres, right-handed, z up; counter-clockwise rings have positive area.
 
+// Comparisons written `!(a > b)` are meant to be true for NaN as well.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 mod blocks;
 mod curb;
 mod error;

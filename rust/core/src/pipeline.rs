@@ -57,16 +57,21 @@ pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
     Ok(net)
 }
 
-fn skip(road: &Road, point: Option<usize>, reason: String, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Result<(), Error> {
+fn skip(
+    road: &Road,
+    point: Option<usize>,
+    reason: String,
+    settings: &Settings,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(), Error> {
     if settings.strict {
         return Err(Error::BadRoad { road: road.id.clone(), point, reason });
     }
     let position = match &road.geometry {
         RoadGeometry::Polyline(p) => p.iter().find(|q| q.x.is_finite() && q.y.is_finite()).map(|q| q.xy()),
-        RoadGeometry::Spline(p) => p
-            .iter()
-            .find(|q| q.location.x.is_finite() && q.location.y.is_finite())
-            .map(|q| q.location.xy()),
+        RoadGeometry::Spline(p) => {
+            p.iter().find(|q| q.location.x.is_finite() && q.location.y.is_finite()).map(|q| q.location.xy())
+        }
     }
     .unwrap_or_default();
     let at = point.map(|i| format!(", point {i}")).unwrap_or_default();
@@ -85,7 +90,7 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
         input.roads.par_iter().map(|r| flatten_road(r, settings.tolerance)).collect();
     let mut roads = Vec::new();
     let mut seen = BTreeSet::new();
-    for (i, (road, pts)) in input.roads.iter().zip(flat).enumerate() {
+    for (road, pts) in input.roads.iter().zip(flat) {
         if !seen.insert(road.id.as_str()) {
             skip(road, None, "another road has the same id".into(), settings, diags)?;
             continue;
@@ -109,7 +114,6 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
             continue;
         }
         roads.push(RoadLine {
-            input: i,
             id: road.id.clone(),
             width: road.width,
             layer: road.layer,
@@ -249,12 +253,8 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
             }
         }
         let list: Vec<(&usize, &Base)> = bases.iter().collect();
-        let outs: BTreeMap<usize, JunctionOut> = list
-            .par_iter()
-            .map(|(r, b)| (**r, compute_base(g, b, settings)))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect();
+        let outs: BTreeMap<usize, JunctionOut> =
+            list.par_iter().map(|(r, b)| (**r, compute_base(g, b, settings))).collect::<Vec<_>>().into_iter().collect();
         let mut changed = false;
         for (r, b) in &bases {
             let Some(o) = outs.get(r) else { continue };
@@ -264,7 +264,8 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
                     continue;
                 }
                 let j = b.arms.iter().position(|x| *x == ArmRef { edge: a.edge, at_start: false });
-                let sb = o.setbacks.get(i).copied().unwrap_or(0.0) + j.and_then(|j| o.setbacks.get(j).copied()).unwrap_or(0.0);
+                let sb = o.setbacks.get(i).copied().unwrap_or(0.0)
+                    + j.and_then(|j| o.setbacks.get(j).copied()).unwrap_or(0.0);
                 if sb - e.line.length() > COINCIDENT_SHARE * settings.tolerance {
                     forced[a.edge] = true;
                     changed = true;
@@ -293,7 +294,10 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
             continue;
         }
         let (Some(c0), Some(c1)) = ends(e) else { continue };
-        if c0 != c1 && setback[ei][0] + setback[ei][1] - e.line.length() > COINCIDENT_SHARE * settings.tolerance && guf.union(c0, c1) {
+        if c0 != c1
+            && setback[ei][0] + setback[ei][1] - e.line.length() > COINCIDENT_SHARE * settings.tolerance
+            && guf.union(c0, c1)
+        {
             diags.push(Diagnostic {
                 code: DiagnosticCode::JunctionsMerged,
                 position: e.line.point_at(0.5 * e.line.length()).xy(),
@@ -349,6 +353,9 @@ fn group_internal(g: &Graph, base_root: &[usize], guf: &mut UnionFind, base_inte
         .collect()
 }
 
+/// A group's bases (by root) and the edges that join them.
+type GroupMembers = (Vec<usize>, Vec<usize>);
+
 /// The surface of every group: a base's outline, or for a group of several bases the union of
 /// their outlines and of the edges that join them (holes kept where they are blocks).
 #[allow(clippy::too_many_arguments)]
@@ -363,7 +370,7 @@ fn group_polygons(
     settings: &Settings,
 ) -> BTreeMap<usize, Polygon> {
     let internal = group_internal(g, base_root, guf, base_internal);
-    let mut members: BTreeMap<usize, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
+    let mut members: BTreeMap<usize, GroupMembers> = BTreeMap::new();
     for &r in bases.keys() {
         members.entry(guf.find(r)).or_default().0.push(r);
     }
@@ -374,7 +381,7 @@ fn group_polygons(
             }
         }
     }
-    let list: Vec<(usize, (Vec<usize>, Vec<usize>))> = members.into_iter().collect();
+    let list: Vec<(usize, GroupMembers)> = members.into_iter().collect();
     list.into_par_iter()
         .map(|(gr, (brs, edges))| {
             let polys: Vec<&Polygon> = brs.iter().filter_map(|r| outs.get(r)).map(|o| &o.polygon).collect();
@@ -385,7 +392,11 @@ fn group_polygons(
             let mut shapes_in: Vec<Vec<Vec<[f64; 2]>>> = polys
                 .iter()
                 .filter(|p| p.exterior.len() >= 3)
-                .map(|p| std::iter::once(ring_contour(&p.exterior)).chain(p.holes.iter().map(|h| h.iter().map(|q| [q.x, q.y]).collect())).collect())
+                .map(|p| {
+                    std::iter::once(ring_contour(&p.exterior))
+                        .chain(p.holes.iter().map(|h| h.iter().map(|q| [q.x, q.y]).collect()))
+                        .collect()
+                })
                 .collect();
             let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
             for &ei in &edges {
@@ -589,7 +600,8 @@ fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Dia
             let road = &g.roads[e.road];
             let half = 0.5 * road.width;
             let whole_loop = road.closed && e.n0.is_none() && e.n1.is_none();
-            let polygon = if whole_loop { loop_polygon(&e.line, half) } else { clean_polygon(strip(&e.line, a, b, half)) };
+            let polygon =
+                if whole_loop { loop_polygon(&e.line, half) } else { clean_polygon(strip(&e.line, a, b, half)) };
             (polygon.exterior.len() >= 3).then(|| RoadPiece {
                 id,
                 road: road.id.clone(),
@@ -641,9 +653,8 @@ fn clean_polygon(mut ring: Vec<Point>) -> Polygon {
 pub(crate) fn largest(shapes: Vec<Vec<Vec<[f64; 2]>>>) -> Polygon {
     let mut best: Option<(f64, Polygon)> = None;
     for shape in shapes {
-        let mut rings = shape
-            .into_iter()
-            .map(|c| c.into_iter().map(|p| Point::new(p[0], p[1])).collect::<Vec<Point>>());
+        let mut rings =
+            shape.into_iter().map(|c| c.into_iter().map(|p| Point::new(p[0], p[1])).collect::<Vec<Point>>());
         let Some(exterior) = rings.next() else { continue };
         let holes: Vec<Vec<Point>> = rings.collect();
         let a = ring_area(&exterior) + holes.iter().map(|h| ring_area(h)).sum::<f64>();

@@ -119,9 +119,7 @@ fn orient_sign(a: Point, b: Point, c: Point) -> i8 {
 
 /// Lexicographic order (x, then y); on a line this is the order along the line.
 fn lex(a: Point, b: Point) -> Ordering {
-    a.x.partial_cmp(&b.x)
-        .unwrap_or(Ordering::Equal)
-        .then(a.y.partial_cmp(&b.y).unwrap_or(Ordering::Equal))
+    a.x.partial_cmp(&b.x).unwrap_or(Ordering::Equal).then(a.y.partial_cmp(&b.y).unwrap_or(Ordering::Equal))
 }
 
 fn lex_min(a: Point, b: Point) -> Point {
@@ -224,10 +222,7 @@ struct Bbox {
 
 impl Bbox {
     fn of_points<'a>(points: impl IntoIterator<Item = &'a Point>) -> Self {
-        let mut b = Self {
-            min: [f64::INFINITY; 2],
-            max: [f64::NEG_INFINITY; 2],
-        };
+        let mut b = Self { min: [f64::INFINITY; 2], max: [f64::NEG_INFINITY; 2] };
         for p in points {
             b.min = [b.min[0].min(p.x), b.min[1].min(p.y)];
             b.max = [b.max[0].max(p.x), b.max[1].max(p.y)];
@@ -236,10 +231,7 @@ impl Bbox {
     }
 
     fn of_xy(points: &[[f64; 2]]) -> Self {
-        let mut b = Self {
-            min: [f64::INFINITY; 2],
-            max: [f64::NEG_INFINITY; 2],
-        };
+        let mut b = Self { min: [f64::INFINITY; 2], max: [f64::NEG_INFINITY; 2] };
         for p in points {
             b.min = [b.min[0].min(p[0]), b.min[1].min(p[1])];
             b.max = [b.max[0].max(p[0]), b.max[1].max(p[1])];
@@ -248,17 +240,11 @@ impl Bbox {
     }
 
     fn overlaps(&self, o: &Self) -> bool {
-        self.min[0] <= o.max[0]
-            && o.min[0] <= self.max[0]
-            && self.min[1] <= o.max[1]
-            && o.min[1] <= self.max[1]
+        self.min[0] <= o.max[0] && o.min[0] <= self.max[0] && self.min[1] <= o.max[1] && o.min[1] <= self.max[1]
     }
 
     fn is_finite(&self) -> bool {
-        self.min
-            .iter()
-            .chain(self.max.iter())
-            .all(|v| v.is_finite())
+        self.min.iter().chain(self.max.iter()).all(|v| v.is_finite())
     }
 }
 
@@ -299,9 +285,7 @@ fn for_each_overlapping_pair<T>(
         }
         candidates.clear();
         candidates.extend(
-            tree.locate_in_envelope_intersecting(AABB::from_corners(a.min, a.max))
-                .map(|e| e.data)
-                .filter(|&j| j > i),
+            tree.locate_in_envelope_intersecting(AABB::from_corners(a.min, a.max)).map(|e| e.data).filter(|&j| j > i),
         );
         candidates.sort_unstable();
         for &j in &candidates {
@@ -396,18 +380,14 @@ fn ring_problem(ring: &[Point]) -> Option<RingProblem> {
     if n == 3 {
         return None; // every pair of edges is adjacent
     }
-    let boxes: Vec<Bbox> = (0..n)
-        .map(|i| Bbox::of_points([&ring[i], &ring[next(i, n)]]))
-        .collect();
+    let boxes: Vec<Bbox> = (0..n).map(|i| Bbox::of_points([&ring[i], &ring[next(i, n)]])).collect();
     for_each_overlapping_pair(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
         if j == i + 1 || (i == 0 && j == n - 1) {
             return ControlFlow::Continue(());
         }
         match segment_hit(ring[i], ring[next(i, n)], ring[j], ring[next(j, n)]) {
             Hit::Apart => ControlFlow::Continue(()),
-            Hit::Cross(at) | Hit::Touch(at) | Hit::Overlap(at) => {
-                ControlFlow::Break(RingProblem::Crossing(at))
-            }
+            Hit::Cross(at) | Hit::Touch(at) | Hit::Overlap(at) => ControlFlow::Break(RingProblem::Crossing(at)),
         }
     })
 }
@@ -423,11 +403,7 @@ pub fn ring_is_simple(ring: &[Point]) -> bool {
 /// that are not simple).
 fn ring_orientation(ring: &[Point]) -> i8 {
     let n = ring.len();
-    let Some((k, _)) = ring
-        .iter()
-        .enumerate()
-        .min_by(|a, b| lex(*a.1, *b.1).then(a.0.cmp(&b.0)))
-    else {
+    let Some((k, _)) = ring.iter().enumerate().min_by(|a, b| lex(*a.1, *b.1).then(a.0.cmp(&b.0))) else {
         return 0;
     };
     if n < 3 {
@@ -448,10 +424,7 @@ pub fn point_in_ring(p: Point, ring: &[Point]) -> bool {
         let a = ring[i];
         let b = ring[next(i, n)];
         let o = orient_sign(a, b, p);
-        if o == 0
-            && lex(lex_min(a, b), p) != Ordering::Greater
-            && lex(p, lex_max(a, b)) != Ordering::Greater
-        {
+        if o == 0 && lex(lex_min(a, b), p) != Ordering::Greater && lex(p, lex_max(a, b)) != Ordering::Greater {
             return false; // on the boundary
         }
         if a.y <= p.y {
@@ -540,25 +513,12 @@ fn ring_touches(rings: &[&[Point]]) -> Result<Vec<Touch>, Invalid> {
             return ControlFlow::Continue(());
         };
         let (na, nb) = (ring_a.len(), ring_b.len());
-        let hit = segment_hit(
-            ring_a[ia],
-            ring_a[next(ia, na)],
-            ring_b[ib],
-            ring_b[next(ib, nb)],
-        );
+        let hit = segment_hit(ring_a[ia], ring_a[next(ia, na)], ring_b[ib], ring_b[next(ib, nb)]);
         match hit {
             Hit::Apart => ControlFlow::Continue(()),
-            Hit::Cross(at) | Hit::Overlap(at) => {
-                ControlFlow::Break(Invalid::RingsCross { a: ra, b: rb, at })
-            }
+            Hit::Cross(at) | Hit::Overlap(at) => ControlFlow::Break(Invalid::RingsCross { a: ra, b: rb, at }),
             Hit::Touch(at) => {
-                touches.push(Touch {
-                    a: ra,
-                    b: rb,
-                    at,
-                    loc_a: loc_on(ring_a, ia, at),
-                    loc_b: loc_on(ring_b, ib, at),
-                });
+                touches.push(Touch { a: ra, b: rb, at, loc_a: loc_on(ring_a, ia, at), loc_b: loc_on(ring_b, ib, at) });
                 ControlFlow::Continue(())
             }
         }
@@ -574,11 +534,7 @@ fn ring_touches(rings: &[&[Point]]) -> Result<Vec<Touch>, Invalid> {
 /// Rings that touch at a point must not pass through each other there.
 fn check_touch_crossings(rings: &[&[Point]], touches: &[Touch]) -> Result<(), Invalid> {
     for t in touches {
-        let cross = Invalid::RingsCross {
-            a: t.a,
-            b: t.b,
-            at: t.at,
-        };
+        let cross = Invalid::RingsCross { a: t.a, b: t.b, at: t.at };
         let (Some(ra), Some(rb)) = (rings.get(t.a), rings.get(t.b)) else {
             continue;
         };
@@ -586,10 +542,7 @@ fn check_touch_crossings(rings: &[&[Point]], touches: &[Touch]) -> Result<(), In
             continue;
         };
         let p = t.at;
-        if [b1, b2]
-            .iter()
-            .any(|&b| same_direction(p, b, a1) || same_direction(p, b, a2))
-        {
+        if [b1, b2].iter().any(|&b| same_direction(p, b, a1) || same_direction(p, b, a2)) {
             return Err(cross);
         }
         if in_wedge(p, a2, a1, b1) != in_wedge(p, a2, a1, b2) {
@@ -648,11 +601,7 @@ fn check_interior_connected(ring_count: usize, touches: &[Touch]) -> Result<(), 
             }
             seen.push((r, pi));
             if !sets.union(r, node) {
-                return Err(Invalid::RingsCross {
-                    a: t.a,
-                    b: t.b,
-                    at: t.at,
-                });
+                return Err(Invalid::RingsCross { a: t.a, b: t.b, at: t.at });
             }
         }
     }
@@ -668,10 +617,7 @@ fn ring_inside(rings: &[&[Point]], touches: &[Touch], inner: usize, outer: usize
     let shared: Vec<&Touch> = touches.iter().filter(|t| (t.a, t.b) == pair).collect();
     let mut on_boundary: Vec<(u64, u64)> = shared.iter().map(|t| key(t.at)).collect();
     on_boundary.sort_unstable();
-    if let Some(&v) = inn
-        .iter()
-        .find(|&&v| on_boundary.binary_search(&key(v)).is_err())
-    {
+    if let Some(&v) = inn.iter().find(|&&v| on_boundary.binary_search(&key(v)).is_err()) {
         return point_in_ring(v, out);
     }
     // Every vertex of `inner` is on `outer`: look at which side the first edge leaves.
@@ -698,9 +644,8 @@ fn ring_inside(rings: &[&[Point]], touches: &[Touch], inner: usize, outer: usize
 /// the exterior and no hole inside another. Returns the first problem found, in that order.
 /// Exact; about O(n log n) in the total number of points.
 pub fn check_polygon(p: &Polygon) -> Result<(), Invalid> {
-    let rings: Vec<&[Point]> = std::iter::once(p.exterior.as_slice())
-        .chain(p.holes.iter().map(Vec::as_slice))
-        .collect();
+    let rings: Vec<&[Point]> =
+        std::iter::once(p.exterior.as_slice()).chain(p.holes.iter().map(Vec::as_slice)).collect();
     for (r, ring) in rings.iter().enumerate() {
         if let Some(problem) = ring_problem(ring) {
             return Err(problem.in_ring(r));
@@ -823,10 +768,7 @@ fn union(shapes: &[Shape]) -> Vec<Shape> {
 
 /// Total area of the pairwise intersections of shapes whose boxes overlap.
 fn pairwise_overlap_area(shapes: &[Shape]) -> f64 {
-    let boxes: Vec<Bbox> = shapes
-        .iter()
-        .map(|s| s.first().map_or(Bbox::of_xy(&[]), |c| Bbox::of_xy(c)))
-        .collect();
+    let boxes: Vec<Bbox> = shapes.iter().map(|s| s.first().map_or(Bbox::of_xy(&[]), |c| Bbox::of_xy(c))).collect();
     let mut pairs = Vec::new();
     for_each_overlapping_pair::<()>(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
         pairs.push((i, j));
@@ -835,9 +777,7 @@ fn pairwise_overlap_area(shapes: &[Shape]) -> f64 {
     let areas: Vec<f64> = pairs
         .par_iter()
         .map(|&(i, j)| match (shapes.get(i), shapes.get(j)) {
-            (Some(a), Some(b)) => {
-                shapes_area(&a.overlay(b, OverlayRule::Intersect, FillRule::NonZero))
-            }
+            (Some(a), Some(b)) => shapes_area(&a.overlay(b, OverlayRule::Intersect, FillRule::NonZero)),
             _ => 0.0,
         })
         .collect();
@@ -856,26 +796,12 @@ pub fn check_network(n: &Network) -> NetworkReport {
         .chain(n.pieces.iter().map(|p| (&p.id, &p.polygon)))
         .chain(n.blocks.iter().map(|b| (&b.id, &b.polygon)))
         .collect();
-    let invalid: Vec<(String, Invalid)> = features
-        .par_iter()
-        .filter_map(|&(id, p)| check_polygon(p).err().map(|e| (id.clone(), e)))
-        .collect();
+    let invalid: Vec<(String, Invalid)> =
+        features.par_iter().filter_map(|&(id, p)| check_polygon(p).err().map(|e| (id.clone(), e))).collect();
 
-    let junctions: Vec<Shape> = n
-        .junctions
-        .iter()
-        .filter_map(|j| to_shape(&j.polygon))
-        .collect();
-    let pieces: Vec<Shape> = n
-        .pieces
-        .iter()
-        .filter_map(|p| to_shape(&p.polygon))
-        .collect();
-    let blocks: Vec<Shape> = n
-        .blocks
-        .iter()
-        .filter_map(|b| to_shape(&b.polygon))
-        .collect();
+    let junctions: Vec<Shape> = n.junctions.iter().filter_map(|j| to_shape(&j.polygon)).collect();
+    let pieces: Vec<Shape> = n.pieces.iter().filter_map(|p| to_shape(&p.polygon)).collect();
+    let blocks: Vec<Shape> = n.blocks.iter().filter_map(|b| to_shape(&b.polygon)).collect();
 
     let junction_overlap_area = pairwise_overlap_area(&junctions);
     let block_overlap_area = pairwise_overlap_area(&blocks);
@@ -893,10 +819,7 @@ pub fn check_network(n: &Network) -> NetworkReport {
         )
     };
 
-    let outlines: Vec<Shape> = road_union
-        .iter()
-        .filter_map(|s| s.first().map(|c| vec![c.clone()]))
-        .collect();
+    let outlines: Vec<Shape> = road_union.iter().filter_map(|s| s.first().map(|c| vec![c.clone()])).collect();
     let enclosed_area = shapes_area(&union(&outlines));
 
     let block_area: f64 = blocks
@@ -908,8 +831,7 @@ pub fn check_network(n: &Network) -> NetworkReport {
         })
         .sum();
 
-    let gap_area =
-        (enclosed_area - road_surface_area - (block_area - block_road_overlap_area)).max(0.0);
+    let gap_area = (enclosed_area - road_surface_area - (block_area - block_road_overlap_area)).max(0.0);
 
     NetworkReport {
         invalid,
@@ -975,10 +897,7 @@ mod tests {
         assert!(!ring_is_simple(&bow));
         match check_polygon(&poly(bow, vec![])) {
             Err(Invalid::SelfIntersection { ring: 0, at }) => {
-                assert!(
-                    (at.x - 1.0).abs() < 1e-12 && (at.y - 1.0).abs() < 1e-12,
-                    "{at:?}"
-                );
+                assert!((at.x - 1.0).abs() < 1e-12 && (at.y - 1.0).abs() < 1e-12, "{at:?}");
             }
             other => panic!("unexpected {other:?}"),
         }
@@ -987,62 +906,27 @@ mod tests {
     #[test]
     fn validate_spike_is_not_simple() {
         // The edge to (3, 0.5) comes straight back along itself.
-        let spike = pts(&[
-            (0.0, 0.0),
-            (2.0, 0.0),
-            (2.0, 0.5),
-            (3.0, 0.5),
-            (2.0, 0.5),
-            (2.0, 1.0),
-            (0.0, 1.0),
-        ]);
+        let spike = pts(&[(0.0, 0.0), (2.0, 0.0), (2.0, 0.5), (3.0, 0.5), (2.0, 0.5), (2.0, 1.0), (0.0, 1.0)]);
         assert!(!ring_is_simple(&spike));
         // Folding back only partly, without a repeated point.
-        let spike = pts(&[
-            (0.0, 0.0),
-            (2.0, 0.0),
-            (2.0, 0.5),
-            (3.0, 0.5),
-            (2.5, 0.5),
-            (2.5, 1.0),
-            (0.0, 1.0),
-        ]);
+        let spike = pts(&[(0.0, 0.0), (2.0, 0.0), (2.0, 0.5), (3.0, 0.5), (2.5, 0.5), (2.5, 1.0), (0.0, 1.0)]);
         assert!(!ring_is_simple(&spike));
-        assert!(matches!(
-            check_polygon(&poly(spike, vec![])),
-            Err(Invalid::SelfIntersection { ring: 0, .. })
-        ));
+        assert!(matches!(check_polygon(&poly(spike, vec![])), Err(Invalid::SelfIntersection { ring: 0, .. })));
         // A flat triangle.
         assert!(!ring_is_simple(&pts(&[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0)])));
         // But a straight vertex going on is fine.
-        assert!(ring_is_simple(&pts(&[
-            (0.0, 0.0),
-            (1.0, 0.0),
-            (2.0, 0.0),
-            (2.0, 1.0)
-        ])));
+        assert!(ring_is_simple(&pts(&[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0)])));
     }
 
     #[test]
     fn validate_ring_touching_itself_is_not_simple() {
         // Two squares sharing the vertex (1, 1), as one ring.
-        let eight = pts(&[
-            (0.0, 0.0),
-            (1.0, 0.0),
-            (1.0, 1.0),
-            (2.0, 1.0),
-            (2.0, 2.0),
-            (1.0, 2.0),
-            (1.0, 1.0),
-            (0.0, 1.0),
-        ]);
+        let eight =
+            pts(&[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (2.0, 1.0), (2.0, 2.0), (1.0, 2.0), (1.0, 1.0), (0.0, 1.0)]);
         assert!(!ring_is_simple(&eight));
         assert_eq!(
             check_polygon(&poly(eight, vec![])),
-            Err(Invalid::SelfIntersection {
-                ring: 0,
-                at: Point::new(1.0, 1.0)
-            })
+            Err(Invalid::SelfIntersection { ring: 0, at: Point::new(1.0, 1.0) })
         );
         // A vertex on another edge's interior.
         let t = pts(&[(0.0, 0.0), (4.0, 0.0), (4.0, 2.0), (2.0, 0.0), (0.0, 2.0)]);
@@ -1053,19 +937,10 @@ mod tests {
     fn validate_basic_ring_problems() {
         assert!(!ring_is_simple(&pts(&[(0.0, 0.0), (1.0, 0.0)])));
         let closed = pts(&[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 0.0)]);
-        assert_eq!(
-            check_polygon(&poly(closed, vec![])),
-            Err(Invalid::RepeatedPoint { ring: 0, index: 3 })
-        );
+        assert_eq!(check_polygon(&poly(closed, vec![])), Err(Invalid::RepeatedPoint { ring: 0, index: 3 }));
         let nan = pts(&[(0.0, 0.0), (1.0, 0.0), (f64::NAN, 1.0)]);
-        assert_eq!(
-            check_polygon(&poly(nan, vec![])),
-            Err(Invalid::NonFinite { ring: 0, index: 2 })
-        );
-        assert_eq!(
-            check_polygon(&poly(vec![], vec![])),
-            Err(Invalid::TooFewPoints { ring: 0 })
-        );
+        assert_eq!(check_polygon(&poly(nan, vec![])), Err(Invalid::NonFinite { ring: 0, index: 2 }));
+        assert_eq!(check_polygon(&poly(vec![], vec![])), Err(Invalid::TooFewPoints { ring: 0 }));
     }
 
     #[test]
@@ -1073,16 +948,10 @@ mod tests {
         let mut sq = rect(0.0, 0.0, 1.0, 1.0);
         sq.reverse();
         assert!(ring_is_simple(&sq));
-        assert_eq!(
-            check_polygon(&poly(sq, vec![])),
-            Err(Invalid::WrongOrientation { ring: 0 })
-        );
+        assert_eq!(check_polygon(&poly(sq, vec![])), Err(Invalid::WrongOrientation { ring: 0 }));
         // A counter-clockwise hole.
         let p = poly(rect(0.0, 0.0, 4.0, 4.0), vec![rect(1.0, 1.0, 2.0, 2.0)]);
-        assert_eq!(
-            check_polygon(&p),
-            Err(Invalid::WrongOrientation { ring: 1 })
-        );
+        assert_eq!(check_polygon(&p), Err(Invalid::WrongOrientation { ring: 1 }));
     }
 
     #[test]
@@ -1116,10 +985,7 @@ mod tests {
         let mut hole = pts(&[(2.0, 0.0), (4.0, 2.0), (0.0, 2.0)]);
         hole.reverse();
         let p = poly(rect(0.0, 0.0, 4.0, 4.0), vec![hole]);
-        assert!(matches!(
-            check_polygon(&p),
-            Err(Invalid::RingsCross { a: 0, b: 1, .. })
-        ));
+        assert!(matches!(check_polygon(&p), Err(Invalid::RingsCross { a: 0, b: 1, .. })));
     }
 
     #[test]
@@ -1133,14 +999,8 @@ mod tests {
         let h2_short = rev(pts(&[(2.0, 2.0), (3.0, 1.0), (3.5, 2.0), (3.0, 3.0)]));
         let ext = rect(0.0, 0.0, 4.0, 4.0);
         assert_eq!(check_polygon(&poly(ext.clone(), vec![h1.clone()])), Ok(()));
-        assert_eq!(
-            check_polygon(&poly(ext.clone(), vec![h1.clone(), h2_short])),
-            Ok(())
-        );
-        assert!(matches!(
-            check_polygon(&poly(ext, vec![h1, h2])),
-            Err(Invalid::RingsCross { .. })
-        ));
+        assert_eq!(check_polygon(&poly(ext.clone(), vec![h1.clone(), h2_short])), Ok(()));
+        assert!(matches!(check_polygon(&poly(ext, vec![h1, h2])), Err(Invalid::RingsCross { .. })));
     }
 
     #[test]
@@ -1156,30 +1016,21 @@ mod tests {
         let mut hole = rect(2.0, 0.0, 3.0, 1.0);
         hole.reverse();
         let p = poly(rect(0.0, 0.0, 4.0, 4.0), vec![hole]);
-        assert!(matches!(
-            check_polygon(&p),
-            Err(Invalid::RingsCross { a: 0, b: 1, .. })
-        ));
+        assert!(matches!(check_polygon(&p), Err(Invalid::RingsCross { a: 0, b: 1, .. })));
         // Crossing through the exterior's corner and through a point of an exterior edge.
         let hole = pts(&[(3.0, 3.0), (4.0, 4.0), (5.0, 5.0), (5.0, 3.0), (4.0, 2.0)]);
         let p = poly(rect(0.0, 0.0, 4.0, 4.0), vec![hole.clone()]);
         let touches = ring_touches(&[&p.exterior, &hole]).unwrap_or_default();
         assert_eq!(touches.len(), 2);
         assert!(check_touch_crossings(&[&p.exterior, &hole], &touches).is_err());
-        assert!(matches!(
-            check_polygon(&p),
-            Err(Invalid::RingsCross { a: 0, b: 1, .. })
-        ));
+        assert!(matches!(check_polygon(&p), Err(Invalid::RingsCross { a: 0, b: 1, .. })));
         // Two holes crossing each other.
         let mut h1 = rect(1.0, 1.0, 3.0, 3.0);
         h1.reverse();
         let mut h2 = rect(2.0, 2.0, 4.0, 4.0);
         h2.reverse();
         let p = poly(rect(0.0, 0.0, 5.0, 5.0), vec![h1, h2]);
-        assert!(matches!(
-            check_polygon(&p),
-            Err(Invalid::RingsCross { a: 1, b: 2, .. })
-        ));
+        assert!(matches!(check_polygon(&p), Err(Invalid::RingsCross { a: 1, b: 2, .. })));
     }
 
     #[test]
@@ -1194,10 +1045,7 @@ mod tests {
         let mut bad = s.clone();
         bad[700] = Point::new(-bad[700].x, -bad[700].y);
         assert!(!ring_is_simple(&bad));
-        assert!(matches!(
-            check_polygon(&poly(bad, vec![])),
-            Err(Invalid::SelfIntersection { ring: 0, .. })
-        ));
+        assert!(matches!(check_polygon(&poly(bad, vec![])), Err(Invalid::SelfIntersection { ring: 0, .. })));
 
         // One vertex moved just across the edge 1002-1003 (outwards, past its middle).
         let mut bad = s.clone();
@@ -1223,10 +1071,7 @@ mod tests {
             p.x *= 2.0;
             p.y *= 2.0;
         }
-        assert!(matches!(
-            check_polygon(&poly(s, vec![hole])),
-            Err(Invalid::RingsCross { a: 0, b: 1, .. })
-        ));
+        assert!(matches!(check_polygon(&poly(s, vec![hole])), Err(Invalid::RingsCross { a: 0, b: 1, .. })));
     }
 
     #[test]
@@ -1234,18 +1079,13 @@ mod tests {
         // Pseudo-random boxes, some touching exactly.
         let mut seed: u64 = 12345;
         let mut rnd = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             ((seed >> 33) % 100) as f64
         };
         let boxes: Vec<Bbox> = (0..300)
             .map(|_| {
                 let (x, y, w, h) = (rnd(), rnd(), rnd() / 10.0, rnd() / 10.0);
-                Bbox {
-                    min: [x, y],
-                    max: [x + w, y + h],
-                }
+                Bbox { min: [x, y], max: [x + w, y + h] }
             })
             .collect();
         let collect = |limit: usize| {
@@ -1265,12 +1105,7 @@ mod tests {
     #[test]
     fn validate_wedges() {
         let o = Point::new(0.0, 0.0);
-        let (e, n, w, s) = (
-            Point::new(1.0, 0.0),
-            Point::new(0.0, 1.0),
-            Point::new(-1.0, 0.0),
-            Point::new(0.0, -1.0),
-        );
+        let (e, n, w, s) = (Point::new(1.0, 0.0), Point::new(0.0, 1.0), Point::new(-1.0, 0.0), Point::new(0.0, -1.0));
         let ne = Point::new(1.0, 1.0);
         assert!(in_wedge(o, e, n, ne)); // convex
         assert!(!in_wedge(o, n, e, ne)); // reflex, the other side
@@ -1293,16 +1128,7 @@ mod tests {
         cw.reverse();
         assert!(point_in_ring(Point::new(0.5, 0.5), &cw));
         // Concave: a U shape.
-        let u = pts(&[
-            (0.0, 0.0),
-            (3.0, 0.0),
-            (3.0, 3.0),
-            (2.0, 3.0),
-            (2.0, 1.0),
-            (1.0, 1.0),
-            (1.0, 3.0),
-            (0.0, 3.0),
-        ]);
+        let u = pts(&[(0.0, 0.0), (3.0, 0.0), (3.0, 3.0), (2.0, 3.0), (2.0, 1.0), (1.0, 1.0), (1.0, 3.0), (0.0, 3.0)]);
         assert!(point_in_ring(Point::new(0.5, 2.0), &u));
         assert!(!point_in_ring(Point::new(1.5, 2.0), &u));
         assert!(point_in_ring(Point::new(1.5, 0.5), &u));
@@ -1337,11 +1163,7 @@ mod tests {
 
     fn block(id: &str, exterior: Vec<Point>) -> Block {
         let polygon = poly(exterior, vec![]);
-        Block {
-            id: id.to_string(),
-            area: polygon_area(&polygon),
-            polygon,
-        }
+        Block { id: id.to_string(), area: polygon_area(&polygon), polygon }
     }
 
     fn close(a: f64, b: f64) -> bool {
@@ -1351,10 +1173,7 @@ mod tests {
     #[test]
     fn validate_network_junction_overlap() {
         let n = Network {
-            junctions: vec![
-                junction("a", rect(0.0, 0.0, 2.0, 2.0)),
-                junction("b", rect(1.0, 1.0, 3.0, 3.0)),
-            ],
+            junctions: vec![junction("a", rect(0.0, 0.0, 2.0, 2.0)), junction("b", rect(1.0, 1.0, 3.0, 3.0))],
             ..Network::default()
         };
         let r = check_network(&n);
@@ -1363,10 +1182,7 @@ mod tests {
         assert!(close(r.road_surface_area, 7.0), "{r:?}");
 
         let n = Network {
-            junctions: vec![
-                junction("a", rect(0.0, 0.0, 1.0, 1.0)),
-                junction("b", rect(1.0, 0.0, 2.0, 1.0)),
-            ],
+            junctions: vec![junction("a", rect(0.0, 0.0, 1.0, 1.0)), junction("b", rect(1.0, 0.0, 2.0, 1.0))],
             ..Network::default()
         };
         let r = check_network(&n);
@@ -1380,10 +1196,7 @@ mod tests {
         let n = Network {
             junctions: vec![junction("bad", bow)],
             pieces: vec![piece("p", rect(1.0, 0.0, 3.0, 2.0))],
-            blocks: vec![
-                block("b1", rect(0.0, 0.0, 2.0, 2.0)),
-                block("b2", rect(1.5, 0.0, 2.5, 1.0)),
-            ],
+            blocks: vec![block("b1", rect(0.0, 0.0, 2.0, 2.0)), block("b2", rect(1.5, 0.0, 2.5, 1.0))],
             ..Network::default()
         };
         let r = check_network(&n);
@@ -1413,12 +1226,8 @@ mod tests {
                 }
             }
         }
-        let mut n = Network {
-            junctions,
-            pieces,
-            blocks: vec![block("b", rect(1.0, 1.0, 2.0, 2.0))],
-            ..Network::default()
-        };
+        let mut n =
+            Network { junctions, pieces, blocks: vec![block("b", rect(1.0, 1.0, 2.0, 2.0))], ..Network::default() };
         let r = check_network(&n);
         assert!(r.invalid.is_empty(), "{r:?}");
         assert!(close(r.road_surface_area, 8.0), "{r:?}");

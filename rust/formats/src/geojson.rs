@@ -22,16 +22,11 @@ const DECIMALS: i32 = 4;
 /// closed rings, exteriors counter-clockwise and holes clockwise in the output frame. The
 /// network's diagnostics are in a top-level `"diagnostics"` array.
 pub fn write_geojson(network: &Network, frame: &Frame) -> String {
-    let mut features =
-        Vec::with_capacity(network.junctions.len() + network.pieces.len() + network.blocks.len());
+    let mut features = Vec::with_capacity(network.junctions.len() + network.pieces.len() + network.blocks.len());
     features.extend(network.junctions.iter().map(|j| junction(j, frame)));
     features.extend(network.pieces.iter().map(|p| piece(p, frame)));
     features.extend(network.blocks.iter().map(|b| block(b, frame)));
-    let diagnostics: Vec<String> = network
-        .diagnostics
-        .iter()
-        .map(|d| diagnostic(d, frame))
-        .collect();
+    let diagnostics: Vec<String> = network.diagnostics.iter().map(|d| diagnostic(d, frame)).collect();
 
     let mut out = String::from("{\"type\":\"FeatureCollection\",\"features\":");
     list(&mut out, &features);
@@ -81,11 +76,8 @@ fn piece(p: &RoadPiece, frame: &Frame) -> String {
 }
 
 fn block(b: &Block, frame: &Frame) -> String {
-    let props = format!(
-        "\"kind\":\"block\",\"id\":{},\"area\":{}",
-        string(&b.id),
-        number(frame.area_from_core(b.area))
-    );
+    let props =
+        format!("\"kind\":\"block\",\"id\":{},\"area\":{}", string(&b.id), number(frame.area_from_core(b.area)));
     feature(&props, &b.polygon, frame)
 }
 
@@ -100,10 +92,7 @@ fn diagnostic(d: &Diagnostic, frame: &Frame) -> String {
 }
 
 fn feature(props: &str, polygon: &Polygon, frame: &Frame) -> String {
-    format!(
-        "{{\"type\":\"Feature\",\"properties\":{{{props}}},\"geometry\":{}}}",
-        geometry(polygon, frame)
-    )
+    format!("{{\"type\":\"Feature\",\"properties\":{{{props}}},\"geometry\":{}}}", geometry(polygon, frame))
 }
 
 /// A Polygon geometry, or `null` when the outer ring is empty.
@@ -156,11 +145,7 @@ fn number(v: f64) -> String {
     }
     let scale = 10f64.powi(DECIMALS);
     // Beyond 1e11 a scaled value has no fraction left to round.
-    let r = if v.abs() < 1e11 {
-        (v * scale).round() / scale
-    } else {
-        v
-    };
+    let r = if v.abs() < 1e11 { (v * scale).round() / scale } else { v };
     let r = if r == 0.0 { 0.0 } else { r };
     let mut s = String::new();
     let _ = write!(s, "{r}");

@@ -14,9 +14,7 @@
 //! The output is deterministic: the same network and options give the same bytes.
 
 use roadgen_core::{Network, Point, Polygon};
-use tiny_skia::{
-    Color, FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform,
-};
+use tiny_skia::{Color, FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 /// Largest accepted [`PreviewOptions::max_size_px`]: a square picture of this size takes
 /// 256 MiB while it is drawn.
@@ -47,10 +45,7 @@ pub struct PreviewOptions {
 
 impl Default for PreviewOptions {
     fn default() -> Self {
-        Self {
-            max_size_px: 2048,
-            margin_px: 24,
-        }
+        Self { max_size_px: 2048, margin_px: 24 }
     }
 }
 
@@ -178,12 +173,7 @@ fn paint(color: Color) -> Paint<'static> {
 }
 
 fn stroke(width: f32) -> Stroke {
-    Stroke {
-        width,
-        line_cap: LineCap::Round,
-        line_join: LineJoin::Round,
-        ..Stroke::default()
-    }
+    Stroke { width, line_cap: LineCap::Round, line_join: LineJoin::Round, ..Stroke::default() }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,8 +201,7 @@ fn finite(p: Point) -> bool {
 }
 
 fn polygon_finite(polygon: &Polygon) -> bool {
-    polygon.exterior.iter().all(|&p| finite(p))
-        && polygon.holes.iter().all(|h| h.iter().all(|&p| finite(p)))
+    polygon.exterior.iter().all(|&p| finite(p)) && polygon.holes.iter().all(|h| h.iter().all(|&p| finite(p)))
 }
 
 fn check_finite(network: &Network) -> Result<(), PreviewError> {
@@ -326,11 +315,7 @@ impl View {
             return Err(PreviewError::ExtentTooLarge);
         }
         let short_px = (w.min(h) * scale).round().clamp(1.0, long_px);
-        let (draw_w, draw_h) = if w >= h {
-            (long_px, short_px)
-        } else {
-            (short_px, long_px)
-        };
+        let (draw_w, draw_h) = if w >= h { (long_px, short_px) } else { (short_px, long_px) };
         // Both sides are whole numbers between 1 and `MAX_SIZE_LIMIT`.
         let to_u32 = |v: f64| -> u32 {
             let v = v.clamp(1.0, f64::from(MAX_SIZE_LIMIT));
@@ -344,15 +329,7 @@ impl View {
         // Centre the drawing in the drawable area (rounding of the short side).
         let left = margin + (draw_w - w * scale) / 2.0;
         let top = margin + (draw_h - h * scale) / 2.0;
-        Ok(Self {
-            width,
-            height,
-            scale,
-            min_x: min.x,
-            max_y: max.y,
-            left,
-            top,
-        })
+        Ok(Self { width, height, scale, min_x: min.x, max_y: max.y, left, top })
     }
 
     /// The pixel position of a point (y flipped: north up).
@@ -369,9 +346,7 @@ fn new_pixmap(width: u32, height: u32) -> Result<Pixmap, PreviewError> {
 }
 
 fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PreviewError> {
-    pixmap
-        .encode_png()
-        .map_err(|e| PreviewError::Encode(e.to_string()))
+    pixmap.encode_png().map_err(|e| PreviewError::Encode(e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -409,38 +384,21 @@ fn polygon_min_side_px(polygon: &Polygon, view: &View) -> f64 {
     for &p in &polygon.exterior {
         Bounds::add(&mut b, p);
     }
-    b.map_or(0.0, |b| {
-        (b.max.x - b.min.x).min(b.max.y - b.min.y) * view.scale
-    })
+    b.map_or(0.0, |b| (b.max.x - b.min.x).min(b.max.y - b.min.y) * view.scale)
 }
 
 fn fill(pixmap: &mut Pixmap, path: &Path, color: Color) {
-    pixmap.fill_path(
-        path,
-        &paint(color),
-        FillRule::EvenOdd,
-        Transform::identity(),
-        None,
-    );
+    pixmap.fill_path(path, &paint(color), FillRule::EvenOdd, Transform::identity(), None);
 }
 
 fn outline(pixmap: &mut Pixmap, path: &Path, color: Color, width: f32) {
-    pixmap.stroke_path(
-        path,
-        &paint(color),
-        &stroke(width),
-        Transform::identity(),
-        None,
-    );
+    pixmap.stroke_path(path, &paint(color), &stroke(width), Transform::identity(), None);
 }
 
 fn draw_network(pixmap: &mut Pixmap, network: &Network, view: &View) {
     // Blocks.
-    let blocks: Vec<(Path, [u8; 3])> = network
-        .blocks
-        .iter()
-        .filter_map(|b| polygon_path(&b.polygon, view).map(|p| (p, block_rgb(&b.id))))
-        .collect();
+    let blocks: Vec<(Path, [u8; 3])> =
+        network.blocks.iter().filter_map(|b| polygon_path(&b.polygon, view).map(|p| (p, block_rgb(&b.id)))).collect();
     for (path, rgb) in &blocks {
         fill(pixmap, path, color_of(*rgb));
     }
@@ -531,12 +489,7 @@ const GLYPH_PX: f32 = 2.0;
 
 /// Width of the text in pixels (glyphs plus one cell of spacing between them).
 fn text_width(text: &str) -> f32 {
-    let cells: u32 = text
-        .chars()
-        .filter_map(glyph)
-        .map(|(w, _)| w + 1)
-        .sum::<u32>()
-        .saturating_sub(1);
+    let cells: u32 = text.chars().filter_map(glyph).map(|(w, _)| w + 1).sum::<u32>().saturating_sub(1);
     #[allow(clippy::cast_precision_loss)]
     let w = cells as f32 * GLYPH_PX;
     w
@@ -552,9 +505,7 @@ fn draw_text(pixmap: &mut Pixmap, text: &str, x: f32, y: f32, color: Color) {
                 if bits >> (w - 1 - c) & 1 == 1 {
                     #[allow(clippy::cast_precision_loss)]
                     let (col, row) = (c as f32, r as f32);
-                    if let Some(rect) =
-                        Rect::from_xywh(cx + col * GLYPH_PX, y + row * GLYPH_PX, GLYPH_PX, GLYPH_PX)
-                    {
+                    if let Some(rect) = Rect::from_xywh(cx + col * GLYPH_PX, y + row * GLYPH_PX, GLYPH_PX, GLYPH_PX) {
                         pb.push_rect(rect);
                     }
                 }
@@ -580,11 +531,7 @@ fn scale_bar(scale: f64, max_px: f64) -> Option<(f64, f32, Option<String>)> {
         return None;
     }
     let pow = 10f64.powf(target.log10().floor());
-    let metres = [5.0, 2.0, 1.0]
-        .into_iter()
-        .map(|m| m * pow)
-        .find(|&m| m <= target)
-        .unwrap_or(pow);
+    let metres = [5.0, 2.0, 1.0].into_iter().map(|m| m * pow).find(|&m| m <= target).unwrap_or(pow);
     let px = metres * scale;
     if !(px.is_finite() && px >= 8.0) {
         return None;
@@ -638,12 +585,7 @@ fn draw_legend(pixmap: &mut Pixmap, view: &View) {
     };
     let frame = PathBuilder::from_rect(frame);
     fill(pixmap, &frame, Color::from_rgba8(0xFF, 0xFF, 0xFF, 0xD8));
-    outline(
-        pixmap,
-        &frame,
-        Color::from_rgba8(0x3A, 0x3A, 0x3E, 0x60),
-        1.0,
-    );
+    outline(pixmap, &frame, Color::from_rgba8(0x3A, 0x3A, 0x3E, 0x60), 1.0);
 
     // Scale bar: a line with end ticks, on whole pixels (+0.5 for crisp 1 px lines).
     let mid = y0 + BOX_H / 2.0;
@@ -661,13 +603,7 @@ fn draw_legend(pixmap: &mut Pixmap, view: &View) {
     if let Some(path) = pb.finish() {
         let mut s = stroke(1.5);
         s.line_cap = LineCap::Square;
-        pixmap.stroke_path(
-            &path,
-            &paint(color_of(INK)),
-            &s,
-            Transform::identity(),
-            None,
-        );
+        pixmap.stroke_path(&path, &paint(color_of(INK)), &s, Transform::identity(), None);
     }
     let mut x = bx1 + GAP;
     if let Some(label) = &label {
@@ -704,12 +640,7 @@ mod tests {
 
     fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
         Polygon {
-            exterior: vec![
-                Point::new(x0, y0),
-                Point::new(x1, y0),
-                Point::new(x1, y1),
-                Point::new(x0, y1),
-            ],
+            exterior: vec![Point::new(x0, y0), Point::new(x1, y0), Point::new(x1, y1), Point::new(x0, y1)],
             holes: vec![],
         }
     }
@@ -723,11 +654,7 @@ mod tests {
     /// A block 0..100 × 0..100 m, a road strip along its south side, a junction at its corner.
     fn network() -> Network {
         Network {
-            blocks: vec![Block {
-                id: "b1".into(),
-                polygon: rect(0.0, 10.0, 100.0, 100.0),
-                area: 9000.0,
-            }],
+            blocks: vec![Block { id: "b1".into(), polygon: rect(0.0, 10.0, 100.0, 100.0), area: 9000.0 }],
             pieces: vec![RoadPiece {
                 id: "r1".into(),
                 road: "r".into(),
@@ -752,10 +679,7 @@ mod tests {
 
     #[test]
     fn preview_block_centre_has_its_palette_colour() {
-        let opts = PreviewOptions {
-            max_size_px: 248,
-            margin_px: 24,
-        };
+        let opts = PreviewOptions { max_size_px: 248, margin_px: 24 };
         // 200 px for 100 m: 2 px per metre; (x, y) m → (24 + 2x, 24 + 2(100 - y)) px.
         let png = render_preview(&network(), &opts).expect("renders");
         assert_eq!(pixel(&png, 124, 104), block_rgb("b1"));
@@ -772,10 +696,7 @@ mod tests {
             Point::new(60.0, 60.0),
             Point::new(60.0, 40.0),
         ]);
-        let opts = PreviewOptions {
-            max_size_px: 248,
-            margin_px: 24,
-        };
+        let opts = PreviewOptions { max_size_px: 248, margin_px: 24 };
         let png = render_preview(&net, &opts).expect("renders");
         assert_eq!(pixel(&png, 124, 124), BACKGROUND);
     }
@@ -791,8 +712,7 @@ mod tests {
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
         // Ids spread over the palette.
-        let used: std::collections::BTreeSet<[u8; 3]> =
-            (0..200).map(|i| block_rgb(&format!("block-{i}"))).collect();
+        let used: std::collections::BTreeSet<[u8; 3]> = (0..200).map(|i| block_rgb(&format!("block-{i}"))).collect();
         assert!(used.len() >= 10, "{}", used.len());
     }
 
@@ -803,10 +723,7 @@ mod tests {
         assert_eq!(scale_label(0.5).as_deref(), Some("50 cm"));
         assert_eq!(scale_label(0.001), None);
         let (m, px, _) = scale_bar(2.0, 120.0).expect("bar");
-        assert!(
-            (m - 50.0).abs() < 1e-9 && (px - 100.0).abs() < 1e-3,
-            "{m} {px}"
-        );
+        assert!((m - 50.0).abs() < 1e-9 && (px - 100.0).abs() < 1e-3, "{m} {px}");
         let (m, _, _) = scale_bar(0.01, 120.0).expect("bar");
         assert!((m - 10_000.0).abs() < 1e-6, "{m}");
         let (m, _, label) = scale_bar(1e-300, 120.0).expect("bar");

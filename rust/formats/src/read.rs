@@ -55,13 +55,9 @@ impl FromStr for Format {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "roads" | "road" => Ok(Self::Roads),
-            "unreal" | "unrealsplines" | "unreal-splines" | "unreal_splines" | "splines" => {
-                Ok(Self::UnrealSplines)
-            }
+            "unreal" | "unrealsplines" | "unreal-splines" | "unreal_splines" | "splines" => Ok(Self::UnrealSplines),
             "pointcloud" | "point-cloud" | "point_cloud" | "gameobjects" => Ok(Self::PointCloud),
-            _ => Err(format!(
-                "unknown input format `{s}` (expected `roads`, `unreal` or `pointcloud`)"
-            )),
+            _ => Err(format!("unknown input format `{s}` (expected `roads`, `unreal` or `pointcloud`)")),
         }
     }
 }
@@ -79,10 +75,7 @@ pub struct ReadOptions {
 impl Default for ReadOptions {
     /// Detect the format; 5 m default width (what the Unreal tool used).
     fn default() -> Self {
-        Self {
-            format: None,
-            default_width: 5.0,
-        }
+        Self { format: None, default_width: 5.0 }
     }
 }
 
@@ -102,10 +95,7 @@ pub struct Frame {
 impl Default for Frame {
     /// Metres, right-handed: the identity.
     fn default() -> Self {
-        Self {
-            metres_per_unit: 1.0,
-            mirror_y: false,
-        }
+        Self { metres_per_unit: 1.0, mirror_y: false }
     }
 }
 
@@ -180,9 +170,7 @@ pub enum ReadError {
         message: String,
     },
     /// The content matches none of the known formats.
-    #[error(
-        "{file}: unknown input format (expected an object with \"roads\", \"Splines\" or \"GameObjects\")"
-    )]
+    #[error("{file}: unknown input format (expected an object with \"roads\", \"Splines\" or \"GameObjects\")")]
     UnknownFormat {
         /// The file name.
         file: String,
@@ -236,29 +224,17 @@ pub fn read_str(text: &str, source: &str, opts: &ReadOptions) -> Result<Loaded, 
     let value: Value = serde_json::from_str(text).map_err(|e| syntax_error(source, &e))?;
     let format = match opts.format {
         Some(f) => f,
-        None => detect(&value).ok_or_else(|| ReadError::UnknownFormat {
-            file: source.to_owned(),
-        })?,
+        None => detect(&value).ok_or_else(|| ReadError::UnknownFormat { file: source.to_owned() })?,
     };
-    let top = value.as_object().ok_or_else(|| {
-        cx.invalid(
-            "",
-            format!(
-                "expected a JSON object at the top level, found {}",
-                kind(&value)
-            ),
-        )
-    })?;
+    let top = value
+        .as_object()
+        .ok_or_else(|| cx.invalid("", format!("expected a JSON object at the top level, found {}", kind(&value))))?;
     let (input, frame) = match format {
         Format::Roads => read_roads(&cx, top, opts)?,
         Format::UnrealSplines => read_unreal(&cx, top, opts)?,
         Format::PointCloud => read_point_cloud(&cx, top, opts)?,
     };
-    Ok(Loaded {
-        input,
-        frame,
-        format,
-    })
+    Ok(Loaded { input, frame, format })
 }
 
 /// The format a parsed file looks like.
@@ -310,18 +286,9 @@ fn syntax_error(file: &str, e: &serde_json::Error) -> ReadError {
     let suffix = format!(" at line {line} column {column}");
     let message = text.strip_suffix(&suffix).unwrap_or(&text).to_owned();
     if line == 0 {
-        return ReadError::Invalid {
-            file: file.to_owned(),
-            place: String::new(),
-            message,
-        };
+        return ReadError::Invalid { file: file.to_owned(), place: String::new(), message };
     }
-    ReadError::Syntax {
-        file: file.to_owned(),
-        line,
-        column,
-        message,
-    }
+    ReadError::Syntax { file: file.to_owned(), line, column, message }
 }
 
 /// What kind of JSON value this is, for messages.
@@ -345,33 +312,20 @@ impl Cx<'_> {
     fn invalid(&self, place: &str, message: impl Into<String>) -> ReadError {
         ReadError::Invalid {
             file: self.file.to_owned(),
-            place: if place.is_empty() {
-                String::new()
-            } else {
-                format!("{place}: ")
-            },
+            place: if place.is_empty() { String::new() } else { format!("{place}: ") },
             message: message.into(),
         }
     }
 
     fn duplicate(&self, id: &str) -> ReadError {
-        ReadError::DuplicateId {
-            file: self.file.to_owned(),
-            id: id.to_owned(),
-        }
+        ReadError::DuplicateId { file: self.file.to_owned(), id: id.to_owned() }
     }
 
     /// A required array member of the top level.
-    fn top_array<'v>(
-        &self,
-        top: &'v Map<String, Value>,
-        key: &str,
-    ) -> Result<&'v [Value], ReadError> {
+    fn top_array<'v>(&self, top: &'v Map<String, Value>, key: &str) -> Result<&'v [Value], ReadError> {
         match top.get(key) {
             Some(Value::Array(a)) => Ok(a),
-            Some(v) => {
-                Err(self.invalid("", format!("\"{key}\" must be an array, found {}", kind(v))))
-            }
+            Some(v) => Err(self.invalid("", format!("\"{key}\" must be an array, found {}", kind(v)))),
             None => Err(self.invalid("", format!("missing \"{key}\" array"))),
         }
     }
@@ -387,12 +341,7 @@ fn number(cx: &Cx<'_>, place: &str, what: &str, v: &Value) -> Result<f64, ReadEr
 }
 
 /// An optional number member (`null` counts as absent).
-fn opt_number(
-    cx: &Cx<'_>,
-    place: &str,
-    obj: &Map<String, Value>,
-    key: &str,
-) -> Result<Option<f64>, ReadError> {
+fn opt_number(cx: &Cx<'_>, place: &str, obj: &Map<String, Value>, key: &str) -> Result<Option<f64>, ReadError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => number(cx, place, &format!("\"{key}\""), v).map(Some),
@@ -400,19 +349,11 @@ fn opt_number(
 }
 
 /// An optional boolean member (`null` counts as absent).
-fn opt_bool(
-    cx: &Cx<'_>,
-    place: &str,
-    obj: &Map<String, Value>,
-    key: &str,
-) -> Result<Option<bool>, ReadError> {
+fn opt_bool(cx: &Cx<'_>, place: &str, obj: &Map<String, Value>, key: &str) -> Result<Option<bool>, ReadError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(v) => Err(cx.invalid(
-            place,
-            format!("\"{key}\" is not a boolean (found {})", kind(v)),
-        )),
+        Some(v) => Err(cx.invalid(place, format!("\"{key}\" is not a boolean (found {})", kind(v)))),
     }
 }
 
@@ -446,31 +387,17 @@ fn finite_width(cx: &Cx<'_>, place: &str, w: f64) -> Result<f64, ReadError> {
 // ---------------------------------------------------------------------------------------------
 // Roads
 
-fn read_roads(
-    cx: &Cx<'_>,
-    top: &Map<String, Value>,
-    opts: &ReadOptions,
-) -> Result<(Input, Frame), ReadError> {
+fn read_roads(cx: &Cx<'_>, top: &Map<String, Value>, opts: &ReadOptions) -> Result<(Input, Frame), ReadError> {
     let metres_per_unit = match top.get("units") {
         None | Some(Value::Null) => 1.0,
         Some(Value::String(s)) => match s.as_str() {
             "m" => 1.0,
             "cm" => 0.01,
-            _ => {
-                return Err(cx.invalid(
-                    "",
-                    format!("unknown \"units\" \"{s}\" (expected \"m\" or \"cm\")"),
-                ))
-            }
+            _ => return Err(cx.invalid("", format!("unknown \"units\" \"{s}\" (expected \"m\" or \"cm\")"))),
         },
-        Some(v) => {
-            return Err(cx.invalid("", format!("\"units\" is not a string (found {})", kind(v))))
-        }
+        Some(v) => return Err(cx.invalid("", format!("\"units\" is not a string (found {})", kind(v)))),
     };
-    let frame = Frame {
-        metres_per_unit,
-        mirror_y: false,
-    };
+    let frame = Frame { metres_per_unit, mirror_y: false };
     let list = cx.top_array(top, "roads")?;
     let mut roads = Vec::with_capacity(list.len());
     let mut seen = HashSet::with_capacity(list.len());
@@ -484,28 +411,14 @@ fn read_roads(
     Ok((Input { roads }, frame))
 }
 
-fn read_road(
-    cx: &Cx<'_>,
-    index: usize,
-    value: &Value,
-    frame: &Frame,
-    opts: &ReadOptions,
-) -> Result<Road, ReadError> {
+fn read_road(cx: &Cx<'_>, index: usize, value: &Value, frame: &Frame, opts: &ReadOptions) -> Result<Road, ReadError> {
     let by_index = format!("road #{index}");
-    let obj = value.as_object().ok_or_else(|| {
-        cx.invalid(
-            &by_index,
-            format!("expected an object, found {}", kind(value)),
-        )
-    })?;
+    let obj =
+        value.as_object().ok_or_else(|| cx.invalid(&by_index, format!("expected an object, found {}", kind(value))))?;
     let id = match obj.get("id") {
         None | Some(Value::Null) => return Err(cx.invalid(&by_index, "missing \"id\"")),
-        Some(v) => id_text(v).ok_or_else(|| {
-            cx.invalid(
-                &by_index,
-                format!("\"id\" must be a number or a string, found {}", kind(v)),
-            )
-        })?,
+        Some(v) => id_text(v)
+            .ok_or_else(|| cx.invalid(&by_index, format!("\"id\" must be a number or a string, found {}", kind(v))))?,
     };
     let place = format!("road {id}");
     let width = match opt_number(cx, &place, obj, "width")? {
@@ -514,32 +427,19 @@ fn read_road(
     };
     let layer = match obj.get("layer") {
         None | Some(Value::Null) => 0,
-        Some(v) => layer_value(v).ok_or_else(|| {
-            cx.invalid(
-                &place,
-                format!("\"layer\" must be a whole number, found {}", describe(v)),
-            )
-        })?,
+        Some(v) => layer_value(v)
+            .ok_or_else(|| cx.invalid(&place, format!("\"layer\" must be a whole number, found {}", describe(v))))?,
     };
     let closed = opt_bool(cx, &place, obj, "closed")?.unwrap_or(false);
     let points = obj.get("points").filter(|v| !v.is_null());
     let spline = obj.get("spline").filter(|v| !v.is_null());
     let (geometry, has_height) = match (points, spline) {
-        (Some(_), Some(_)) => {
-            return Err(cx.invalid(&place, "has both \"points\" and \"spline\" (give one)"))
-        }
+        (Some(_), Some(_)) => return Err(cx.invalid(&place, "has both \"points\" and \"spline\" (give one)")),
         (None, None) => return Err(cx.invalid(&place, "missing \"points\" or \"spline\"")),
         (Some(p), None) => read_polyline(cx, &place, p, frame)?,
         (None, Some(s)) => read_spline(cx, &place, s, frame)?,
     };
-    Ok(Road {
-        id,
-        width,
-        layer,
-        closed,
-        has_height,
-        geometry,
-    })
+    Ok(Road { id, width, layer, closed, has_height, geometry })
 }
 
 /// A value for messages: its kind, or the number itself.
@@ -566,61 +466,32 @@ fn layer_value(v: &Value) -> Option<i32> {
 
 /// `[x, y]` or `[x, y, z]` in input units; returns the components (z = 0 when absent) and
 /// whether z was given. `what` names the member in messages (`None` for a point itself).
-fn coords(
-    cx: &Cx<'_>,
-    place: &str,
-    what: Option<&str>,
-    v: &Value,
-) -> Result<([f64; 3], bool), ReadError> {
+fn coords(cx: &Cx<'_>, place: &str, what: Option<&str>, v: &Value) -> Result<([f64; 3], bool), ReadError> {
     let prefix = what.map_or_else(String::new, |w| format!("\"{w}\": "));
     let arr = match v {
         Value::Array(a) if a.len() == 2 || a.len() == 3 => a,
         Value::Array(a) => {
-            return Err(cx.invalid(
-                place,
-                format!(
-                    "{prefix}expected [x, y] or [x, y, z], found an array of length {}",
-                    a.len()
-                ),
-            ))
+            return Err(cx
+                .invalid(place, format!("{prefix}expected [x, y] or [x, y, z], found an array of length {}", a.len())))
         }
-        _ => {
-            return Err(cx.invalid(
-                place,
-                format!("{prefix}expected [x, y] or [x, y, z], found {}", kind(v)),
-            ))
-        }
+        _ => return Err(cx.invalid(place, format!("{prefix}expected [x, y] or [x, y, z], found {}", kind(v)))),
     };
     let mut out = [0.0; 3];
     for (i, (slot, c)) in out.iter_mut().zip(arr).enumerate() {
         *slot = match c.as_f64() {
             Some(x) if x.is_finite() => x,
-            Some(_) => {
-                return Err(cx.invalid(place, format!("{prefix}coordinate {i} is out of range")))
-            }
+            Some(_) => return Err(cx.invalid(place, format!("{prefix}coordinate {i} is out of range"))),
             None => {
-                return Err(cx.invalid(
-                    place,
-                    format!("{prefix}coordinate {i} is not a number (found {})", kind(c)),
-                ))
+                return Err(cx.invalid(place, format!("{prefix}coordinate {i} is not a number (found {})", kind(c))))
             }
         };
     }
     Ok((out, arr.len() == 3))
 }
 
-fn read_polyline(
-    cx: &Cx<'_>,
-    place: &str,
-    v: &Value,
-    frame: &Frame,
-) -> Result<(RoadGeometry, bool), ReadError> {
-    let list = v.as_array().ok_or_else(|| {
-        cx.invalid(
-            place,
-            format!("\"points\" must be an array, found {}", kind(v)),
-        )
-    })?;
+fn read_polyline(cx: &Cx<'_>, place: &str, v: &Value, frame: &Frame) -> Result<(RoadGeometry, bool), ReadError> {
+    let list =
+        v.as_array().ok_or_else(|| cx.invalid(place, format!("\"points\" must be an array, found {}", kind(v))))?;
     let mut points = Vec::with_capacity(list.len());
     let mut has_height = false;
     for (i, p) in list.iter().enumerate() {
@@ -632,35 +503,19 @@ fn read_polyline(
     Ok((RoadGeometry::Polyline(points), has_height))
 }
 
-fn read_spline(
-    cx: &Cx<'_>,
-    place: &str,
-    v: &Value,
-    frame: &Frame,
-) -> Result<(RoadGeometry, bool), ReadError> {
-    let obj = v.as_object().ok_or_else(|| {
-        cx.invalid(
-            place,
-            format!("\"spline\" must be an object, found {}", kind(v)),
-        )
-    })?;
+fn read_spline(cx: &Cx<'_>, place: &str, v: &Value, frame: &Frame) -> Result<(RoadGeometry, bool), ReadError> {
+    let obj =
+        v.as_object().ok_or_else(|| cx.invalid(place, format!("\"spline\" must be an object, found {}", kind(v))))?;
     let list = match obj.get("points") {
         Some(Value::Array(a)) => a,
-        Some(v) => {
-            return Err(cx.invalid(
-                place,
-                format!("\"spline\".\"points\" must be an array, found {}", kind(v)),
-            ))
-        }
+        Some(v) => return Err(cx.invalid(place, format!("\"spline\".\"points\" must be an array, found {}", kind(v)))),
         None => return Err(cx.invalid(place, "\"spline\" has no \"points\" array")),
     };
     let mut points = Vec::with_capacity(list.len());
     let mut has_height = false;
     for (i, p) in list.iter().enumerate() {
         let here = format!("{place}, point {i}");
-        let po = p
-            .as_object()
-            .ok_or_else(|| cx.invalid(&here, format!("expected an object, found {}", kind(p))))?;
+        let po = p.as_object().ok_or_else(|| cx.invalid(&here, format!("expected an object, found {}", kind(p))))?;
         let location = match po.get("location") {
             None | Some(Value::Null) => return Err(cx.invalid(&here, "missing \"location\"")),
             Some(l) => {
@@ -693,12 +548,7 @@ fn read_spline(
                 )
             })?,
         };
-        points.push(SplinePoint {
-            location,
-            arrive_tangent,
-            leave_tangent,
-            kind,
-        });
+        points.push(SplinePoint { location, arrive_tangent, leave_tangent, kind });
     }
     Ok((RoadGeometry::Spline(points), has_height))
 }
@@ -716,12 +566,8 @@ fn point_kind(v: &Value) -> Option<PointKind> {
             _ => None,
         };
     }
-    let name: String = v
-        .as_str()?
-        .chars()
-        .filter(|c| *c != '_' && *c != '-' && *c != ' ')
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let name: String =
+        v.as_str()?.chars().filter(|c| *c != '_' && *c != '-' && *c != ' ').collect::<String>().to_ascii_lowercase();
     match name.as_str() {
         "linear" => Some(PointKind::Linear),
         "curve" => Some(PointKind::Curve),
@@ -736,10 +582,7 @@ fn point_kind(v: &Value) -> Option<PointKind> {
 // Unreal splines
 
 /// Unreal's frame: centimetres, left-handed.
-const UNREAL: Frame = Frame {
-    metres_per_unit: 0.01,
-    mirror_y: true,
-};
+const UNREAL: Frame = Frame { metres_per_unit: 0.01, mirror_y: true };
 
 /// A vector member, flattened (`"Location.X"`, …) or nested (`"Location": {"X": …}`).
 /// Returns `None` when no component is present; missing components take `default`.
@@ -754,12 +597,7 @@ fn vector(
     let nested = match obj.get(name) {
         Some(Value::Object(o)) => Some(o),
         None | Some(Value::Null) => None,
-        Some(v) => {
-            return Err(cx.invalid(
-                place,
-                format!("\"{name}\" must be an object, found {}", kind(v)),
-            ))
-        }
+        Some(v) => return Err(cx.invalid(place, format!("\"{name}\" must be an object, found {}", kind(v)))),
     };
     let mut out = Vec::with_capacity(axes.len());
     let mut any = false;
@@ -789,20 +627,12 @@ impl Quat {
     fn rotate(self, v: [f64; 3]) -> [f64; 3] {
         let [qx, qy, qz, w] = self.0;
         let cross = |a: [f64; 3], b: [f64; 3]| {
-            [
-                a[1] * b[2] - a[2] * b[1],
-                a[2] * b[0] - a[0] * b[2],
-                a[0] * b[1] - a[1] * b[0],
-            ]
+            [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
         };
         let q = [qx, qy, qz];
         let t = cross(q, v).map(|c| 2.0 * c);
         let u = cross(q, t);
-        [
-            v[0] + w * t[0] + u[0],
-            v[1] + w * t[1] + u[1],
-            v[2] + w * t[2] + u[2],
-        ]
+        [v[0] + w * t[0] + u[0], v[1] + w * t[1] + u[1], v[2] + w * t[2] + u[2]]
     }
 }
 
@@ -814,16 +644,11 @@ struct Transform {
 }
 
 impl Transform {
-    const IDENTITY: Self = Self {
-        location: [0.0; 3],
-        rotation: Quat([0.0, 0.0, 0.0, 1.0]),
-        scale: [1.0; 3],
-    };
+    const IDENTITY: Self = Self { location: [0.0; 3], rotation: Quat([0.0, 0.0, 0.0, 1.0]), scale: [1.0; 3] };
 
     fn vector(&self, v: [f64; 3]) -> [f64; 3] {
         let s = self.scale;
-        self.rotation
-            .rotate([v[0] * s[0], v[1] * s[1], v[2] * s[2]])
+        self.rotation.rotate([v[0] * s[0], v[1] * s[1], v[2] * s[2]])
     }
 
     fn point(&self, v: [f64; 3]) -> [f64; 3] {
@@ -839,28 +664,16 @@ fn as3(v: &[f64]) -> [f64; 3] {
 }
 
 /// `Local` (true) or `World` (false).
-fn coord_space(
-    cx: &Cx<'_>,
-    place: &str,
-    obj: &Map<String, Value>,
-    default: bool,
-) -> Result<bool, ReadError> {
+fn coord_space(cx: &Cx<'_>, place: &str, obj: &Map<String, Value>, default: bool) -> Result<bool, ReadError> {
     match obj.get("CoordSpace") {
         None | Some(Value::Null) => Ok(default),
         Some(Value::String(s)) if s.eq_ignore_ascii_case("local") => Ok(true),
         Some(Value::String(s)) if s.eq_ignore_ascii_case("world") => Ok(false),
-        Some(v) => Err(cx.invalid(
-            place,
-            format!("\"CoordSpace\" must be \"Local\" or \"World\", found {v}"),
-        )),
+        Some(v) => Err(cx.invalid(place, format!("\"CoordSpace\" must be \"Local\" or \"World\", found {v}"))),
     }
 }
 
-fn read_unreal(
-    cx: &Cx<'_>,
-    top: &Map<String, Value>,
-    opts: &ReadOptions,
-) -> Result<(Input, Frame), ReadError> {
+fn read_unreal(cx: &Cx<'_>, top: &Map<String, Value>, opts: &ReadOptions) -> Result<(Input, Frame), ReadError> {
     let local = coord_space(cx, "", top, true)?;
     let list = cx.top_array(top, "Splines")?;
 
@@ -870,26 +683,17 @@ fn read_unreal(
     let mut owners = Vec::with_capacity(list.len());
     for (i, v) in list.iter().enumerate() {
         let by_index = format!("spline #{i}");
-        let obj = v.as_object().ok_or_else(|| {
-            cx.invalid(&by_index, format!("expected an object, found {}", kind(v)))
-        })?;
+        let obj =
+            v.as_object().ok_or_else(|| cx.invalid(&by_index, format!("expected an object, found {}", kind(v))))?;
         let owner = match obj.get("OwnerName") {
             None | Some(Value::Null) => format!("spline{i}"),
-            Some(v) => id_text(v).ok_or_else(|| {
-                cx.invalid(
-                    &by_index,
-                    format!("\"OwnerName\" must be a string, found {}", kind(v)),
-                )
-            })?,
+            Some(v) => id_text(v)
+                .ok_or_else(|| cx.invalid(&by_index, format!("\"OwnerName\" must be a string, found {}", kind(v))))?,
         };
         let index = match obj.get("Index") {
             None | Some(Value::Null) => i.to_string(),
-            Some(v) => id_text(v).ok_or_else(|| {
-                cx.invalid(
-                    &by_index,
-                    format!("\"Index\" must be a number, found {}", kind(v)),
-                )
-            })?,
+            Some(v) => id_text(v)
+                .ok_or_else(|| cx.invalid(&by_index, format!("\"Index\" must be a number, found {}", kind(v))))?,
         };
         objects.push(obj);
         owners.push((owner, index));
@@ -949,22 +753,15 @@ fn read_unreal_spline(
     let list = match obj.get("Points") {
         Some(Value::Array(a)) => a.as_slice(),
         None | Some(Value::Null) => &[],
-        Some(v) => {
-            return Err(cx.invalid(
-                &place,
-                format!("\"Points\" must be an array, found {}", kind(v)),
-            ))
-        }
+        Some(v) => return Err(cx.invalid(&place, format!("\"Points\" must be an array, found {}", kind(v)))),
     };
     let xyz = ["X", "Y", "Z"];
     let mut points = Vec::with_capacity(list.len());
     for (i, p) in list.iter().enumerate() {
         let here = format!("{place}, point {i}");
-        let po = p
-            .as_object()
-            .ok_or_else(|| cx.invalid(&here, format!("expected an object, found {}", kind(p))))?;
-        let location = vector(cx, &here, po, "Location", &xyz, 0.0)?
-            .ok_or_else(|| cx.invalid(&here, "missing \"Location\""))?;
+        let po = p.as_object().ok_or_else(|| cx.invalid(&here, format!("expected an object, found {}", kind(p))))?;
+        let location =
+            vector(cx, &here, po, "Location", &xyz, 0.0)?.ok_or_else(|| cx.invalid(&here, "missing \"Location\""))?;
         let [x, y, z] = transform.point(as3(&location));
         let location = finite3(cx, &here, "location", UNREAL.to_core(x, y, z))?;
         let both = vector(cx, &here, po, "Tangent", &xyz, 0.0)?;
@@ -983,19 +780,10 @@ fn read_unreal_spline(
         let leave_tangent = tangent("LeaveTangent")?;
         let kind = match po.get("PointType") {
             None | Some(Value::Null) => PointKind::Curve,
-            Some(t) => point_kind(t).ok_or_else(|| {
-                cx.invalid(
-                    &here,
-                    format!("unknown \"PointType\" {t} (expected 0 to 4)"),
-                )
-            })?,
+            Some(t) => point_kind(t)
+                .ok_or_else(|| cx.invalid(&here, format!("unknown \"PointType\" {t} (expected 0 to 4)")))?,
         };
-        points.push(SplinePoint {
-            location,
-            arrive_tangent,
-            leave_tangent,
-            kind,
-        });
+        points.push(SplinePoint { location, arrive_tangent, leave_tangent, kind });
     }
     Ok(Road {
         id,
@@ -1010,26 +798,18 @@ fn read_unreal_spline(
 // ---------------------------------------------------------------------------------------------
 // Point cloud
 
-fn read_point_cloud(
-    cx: &Cx<'_>,
-    top: &Map<String, Value>,
-    opts: &ReadOptions,
-) -> Result<(Input, Frame), ReadError> {
+fn read_point_cloud(cx: &Cx<'_>, top: &Map<String, Value>, opts: &ReadOptions) -> Result<(Input, Frame), ReadError> {
     let list = cx.top_array(top, "GameObjects")?;
     let mut roads: Vec<Road> = Vec::new();
     let mut by_id: HashMap<String, usize> = HashMap::new();
     for (i, v) in list.iter().enumerate() {
         let by_index = format!("object #{i}");
-        let obj = v.as_object().ok_or_else(|| {
-            cx.invalid(&by_index, format!("expected an object, found {}", kind(v)))
-        })?;
+        let obj =
+            v.as_object().ok_or_else(|| cx.invalid(&by_index, format!("expected an object, found {}", kind(v))))?;
         let id = match obj.get("ID") {
             None | Some(Value::Null) => return Err(cx.invalid(&by_index, "missing \"ID\"")),
             Some(v) => id_text(v).ok_or_else(|| {
-                cx.invalid(
-                    &by_index,
-                    format!("\"ID\" must be a number or a string, found {}", kind(v)),
-                )
+                cx.invalid(&by_index, format!("\"ID\" must be a number or a string, found {}", kind(v)))
             })?,
         };
         let slot = match by_id.get(&id) {

@@ -1,19 +1,12 @@
 //! The GeoJSON writer on a small hand-built network.
 
-use roadgen_core::{
-    Block, Diagnostic, DiagnosticCode, Junction, Network, Point, Point3, Polygon, RoadPiece,
-};
+use roadgen_core::{Block, Diagnostic, DiagnosticCode, Junction, Network, Point, Point3, Polygon, RoadPiece};
 use roadgen_formats::{write_geojson, Frame};
 use serde_json::{json, Value};
 
 fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Point> {
     // Counter-clockwise in the core's frame.
-    vec![
-        Point::new(x0, y0),
-        Point::new(x1, y0),
-        Point::new(x1, y1),
-        Point::new(x0, y1),
-    ]
+    vec![Point::new(x0, y0), Point::new(x1, y0), Point::new(x1, y1), Point::new(x0, y1)]
 }
 
 fn network() -> Network {
@@ -25,10 +18,7 @@ fn network() -> Network {
             center: Point::new(0.0, 0.0),
             degree: 3,
             roads: vec!["17".into(), "main \"st\"".into()],
-            polygon: Polygon {
-                exterior: square(-1.0, -1.0, 1.0, 1.0),
-                holes: vec![],
-            },
+            polygon: Polygon { exterior: square(-1.0, -1.0, 1.0, 1.0), holes: vec![] },
         }],
         pieces: vec![RoadPiece {
             id: "17:0".into(),
@@ -39,17 +29,11 @@ fn network() -> Network {
             end: 11.123456,
             centerline: vec![Point3::new(1.0, 0.0, 0.0), Point3::new(11.0, 0.0, 0.0)],
             width: 6.0,
-            polygon: Polygon {
-                exterior: square(1.0, -3.0, 11.0, 3.0),
-                holes: vec![],
-            },
+            polygon: Polygon { exterior: square(1.0, -3.0, 11.0, 3.0), holes: vec![] },
         }],
         blocks: vec![Block {
             id: "b1".into(),
-            polygon: Polygon {
-                exterior: square(0.0, 0.0, 10.0, 10.0),
-                holes: vec![hole],
-            },
+            polygon: Polygon { exterior: square(0.0, 0.0, 10.0, 10.0), holes: vec![hole] },
             area: 96.0,
         }],
         diagnostics: vec![
@@ -74,19 +58,12 @@ fn parse(text: &str) -> Value {
 }
 
 fn ring(v: &Value) -> Vec<[f64; 2]> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| [p[0].as_f64().unwrap(), p[1].as_f64().unwrap()])
-        .collect()
+    v.as_array().unwrap().iter().map(|p| [p[0].as_f64().unwrap(), p[1].as_f64().unwrap()]).collect()
 }
 
 /// Shoelace signed area of a closed ring (positive: counter-clockwise).
 fn signed_area(r: &[[f64; 2]]) -> f64 {
-    r.windows(2)
-        .map(|w| w[0][0] * w[1][1] - w[1][0] * w[0][1])
-        .sum::<f64>()
-        / 2.0
+    r.windows(2).map(|w| w[0][0] * w[1][1] - w[1][0] * w[0][1]).sum::<f64>() / 2.0
 }
 
 #[test]
@@ -96,10 +73,7 @@ fn features_properties_and_rings_in_metres() {
     assert_eq!(v["type"], "FeatureCollection");
     let f = v["features"].as_array().unwrap();
     assert_eq!(f.len(), 3);
-    let kinds: Vec<&str> = f
-        .iter()
-        .map(|x| x["properties"]["kind"].as_str().unwrap())
-        .collect();
+    let kinds: Vec<&str> = f.iter().map(|x| x["properties"]["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["junction", "road", "block"]);
     for x in f {
         assert_eq!(x["type"], "Feature");
@@ -107,10 +81,7 @@ fn features_properties_and_rings_in_metres() {
     }
 
     let j = &f[0]["properties"];
-    assert_eq!(
-        j,
-        &json!({"kind": "junction", "id": "j1", "degree": 3, "roads": ["17", "main \"st\""]})
-    );
+    assert_eq!(j, &json!({"kind": "junction", "id": "j1", "degree": 3, "roads": ["17", "main \"st\""]}));
     // Whole numbers are written without a fraction (`6`, not `6.0`).
     let r = &f[1]["properties"];
     assert_eq!(
@@ -127,10 +98,7 @@ fn features_properties_and_rings_in_metres() {
     let ext = ring(&rings[0]);
     assert_eq!(ext.len(), 5);
     assert_eq!(ext[0], ext[4]);
-    assert_eq!(
-        ext[..4],
-        [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]
-    );
+    assert_eq!(ext[..4], [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]);
     assert!(signed_area(&ext) > 0.0);
     let hole = ring(&rings[1]);
     assert_eq!(hole.first(), hole.last());
@@ -156,10 +124,7 @@ fn negative_zero_is_written_as_zero() {
 
 #[test]
 fn mirrored_centimetre_frame_converts_and_reverses_rings() {
-    let frame = Frame {
-        metres_per_unit: 0.01,
-        mirror_y: true,
-    };
+    let frame = Frame { metres_per_unit: 0.01, mirror_y: true };
     let v = parse(&write_geojson(&network(), &frame));
     let f = v["features"].as_array().unwrap();
     let r = &f[1]["properties"];
@@ -176,17 +141,11 @@ fn mirrored_centimetre_frame_converts_and_reverses_rings() {
     assert!(signed_area(&ext) > 0.0, "{ext:?}");
     assert!(signed_area(&ring(&rings[1])) < 0.0);
     // Every core point maps to (x / 0.01, -y / 0.01).
-    let mut got: Vec<[i64; 2]> = ext[..4]
-        .iter()
-        .map(|p| [p[0] as i64, p[1] as i64])
-        .collect();
+    let mut got: Vec<[i64; 2]> = ext[..4].iter().map(|p| [p[0] as i64, p[1] as i64]).collect();
     got.sort_unstable();
     assert_eq!(got, [[0, -1000], [0, 0], [1000, -1000], [1000, 0]]);
     // The reversed ring is the same cycle read backwards.
-    assert_eq!(
-        ext[..4],
-        [[0.0, -1000.0], [1000.0, -1000.0], [1000.0, 0.0], [0.0, 0.0]]
-    );
+    assert_eq!(ext[..4], [[0.0, -1000.0], [1000.0, -1000.0], [1000.0, 0.0], [0.0, 0.0]]);
     assert_eq!(v["diagnostics"][0]["position"], json!([0, -250]));
 }
 
@@ -195,10 +154,7 @@ fn output_is_deterministic_and_one_feature_per_line() {
     let a = write_geojson(&network(), &Frame::default());
     let b = write_geojson(&network(), &Frame::default());
     assert_eq!(a, b);
-    let feature_lines = a
-        .lines()
-        .filter(|l| l.starts_with("{\"type\":\"Feature\""))
-        .count();
+    let feature_lines = a.lines().filter(|l| l.starts_with("{\"type\":\"Feature\"")).count();
     assert_eq!(feature_lines, 3);
     let diagnostic_lines = a.lines().filter(|l| l.starts_with("{\"code\":")).count();
     assert_eq!(diagnostic_lines, 2);
@@ -208,10 +164,7 @@ fn output_is_deterministic_and_one_feature_per_line() {
 #[test]
 fn empty_network_is_valid() {
     let v = parse(&write_geojson(&Network::default(), &Frame::default()));
-    assert_eq!(
-        v,
-        json!({"type": "FeatureCollection", "features": [], "diagnostics": []})
-    );
+    assert_eq!(v, json!({"type": "FeatureCollection", "features": [], "diagnostics": []}));
 }
 
 #[test]

@@ -1,29 +1,18 @@
 //! The PNG preview through the public API: size, colours, errors, determinism.
 
-use roadgen_core::{
-    Block, Diagnostic, DiagnosticCode, Junction, Network, Point, Polygon, RoadPiece,
-};
+use roadgen_core::{Block, Diagnostic, DiagnosticCode, Junction, Network, Point, Polygon, RoadPiece};
 use roadgen_formats::{render_preview, PreviewOptions};
 use tiny_skia::Pixmap;
 
 fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
     Polygon {
-        exterior: vec![
-            Point::new(x0, y0),
-            Point::new(x1, y0),
-            Point::new(x1, y1),
-            Point::new(x0, y1),
-        ],
+        exterior: vec![Point::new(x0, y0), Point::new(x1, y0), Point::new(x1, y1), Point::new(x0, y1)],
         holes: vec![],
     }
 }
 
 fn block(id: &str, polygon: Polygon) -> Block {
-    Block {
-        id: id.into(),
-        polygon,
-        area: 0.0,
-    }
+    Block { id: id.into(), polygon, area: 0.0 }
 }
 
 fn piece(id: &str, width: f64, polygon: Polygon) -> RoadPiece {
@@ -41,13 +30,7 @@ fn piece(id: &str, width: f64, polygon: Polygon) -> RoadPiece {
 }
 
 fn junction(id: &str, polygon: Polygon) -> Junction {
-    Junction {
-        id: id.into(),
-        center: polygon.exterior[0],
-        degree: 3,
-        roads: vec!["r".into()],
-        polygon,
-    }
+    Junction { id: id.into(), center: polygon.exterior[0], degree: 3, roads: vec!["r".into()], polygon }
 }
 
 /// Two blocks side by side on a `w` × `h` m area, split by a north-south road of width 10 m,
@@ -99,10 +82,7 @@ fn preview_wide_network_has_the_expected_size() {
 
 #[test]
 fn preview_tall_network_has_the_expected_size() {
-    let opts = PreviewOptions {
-        max_size_px: 520,
-        margin_px: 10,
-    };
+    let opts = PreviewOptions { max_size_px: 520, margin_px: 10 };
     // 100 × 250 m: long side 500 px for 250 m → 2 px/m, width 200 + 20.
     let png = render_preview(&network(100.0, 250.0), &opts).unwrap();
     assert_eq!(png_size(&png), (220, 520));
@@ -111,10 +91,7 @@ fn preview_tall_network_has_the_expected_size() {
 
 #[test]
 fn preview_block_centre_is_filled_and_differs_from_the_road() {
-    let opts = PreviewOptions {
-        max_size_px: 448,
-        margin_px: 24,
-    };
+    let opts = PreviewOptions { max_size_px: 448, margin_px: 24 };
     // 200 × 200 m at 2 px/m; (x, y) m → (24 + 2x, 24 + 2(200 - y)) px.
     let png = render_preview(&network(200.0, 200.0), &opts).unwrap();
     let pixmap = Pixmap::decode_png(&png).unwrap();
@@ -141,10 +118,7 @@ fn preview_block_centre_is_filled_and_differs_from_the_road() {
     assert_ne!(road, background);
     assert_ne!(junction, road, "junctions are drawn in their own tone");
     // Roads are a grey.
-    assert!(
-        road[0].abs_diff(road[1]) < 8 && road[1].abs_diff(road[2]) < 8,
-        "{road:?}"
-    );
+    assert!(road[0].abs_diff(road[1]) < 8 && road[1].abs_diff(road[2]) < 8, "{road:?}");
     // The diagnostic marker is red.
     let (dx, dy) = to_px(100.0, 150.0);
     let d = rgb_at(&pixmap, dx, dy);
@@ -162,10 +136,7 @@ fn preview_north_is_up() {
         road: None,
         message: String::new(),
     });
-    let opts = PreviewOptions {
-        max_size_px: 120,
-        margin_px: 10,
-    };
+    let opts = PreviewOptions { max_size_px: 120, margin_px: 10 };
     let pixmap = Pixmap::decode_png(&render_preview(&net, &opts).unwrap()).unwrap();
     let background = rgb_at(&pixmap, 1, 1);
     assert_ne!(rgb_at(&pixmap, 60, 35), background, "north half filled");
@@ -198,25 +169,16 @@ fn preview_nan_and_infinite_coordinates_are_errors() {
     assert!(render_preview(&net, &opts).is_err());
 
     let mut net = network(100.0, 100.0);
-    net.pieces[0]
-        .polygon
-        .holes
-        .push(vec![Point::new(1.0, f64::NEG_INFINITY)]);
+    net.pieces[0].polygon.holes.push(vec![Point::new(1.0, f64::NEG_INFINITY)]);
     assert!(render_preview(&net, &opts).is_err());
 }
 
 #[test]
 fn preview_extreme_inputs_do_not_panic() {
-    let opts = PreviewOptions {
-        max_size_px: 256,
-        margin_px: 8,
-    };
+    let opts = PreviewOptions { max_size_px: 256, margin_px: 8 };
     // Coordinates whose extent overflows.
     let mut net = Network::default();
-    net.blocks.push(block(
-        "huge",
-        rect(-f64::MAX, -f64::MAX, f64::MAX, f64::MAX),
-    ));
+    net.blocks.push(block("huge", rect(-f64::MAX, -f64::MAX, f64::MAX, f64::MAX)));
     assert!(render_preview(&net, &opts).is_err());
 
     // A huge but finite polygon, far from the origin.
@@ -237,21 +199,14 @@ fn preview_extreme_inputs_do_not_panic() {
         })
         .collect();
     let mut net = Network::default();
-    net.blocks.push(block(
-        "round",
-        Polygon {
-            exterior: ring,
-            holes: vec![],
-        },
-    ));
+    net.blocks.push(block("round", Polygon { exterior: ring, holes: vec![] }));
     render_preview(&net, &opts).unwrap();
 
     // Degenerate things: one point, empty rings, a tiny network, a line-shaped network.
     let mut net = Network::default();
     net.blocks.push(block("empty", Polygon::default()));
     net.pieces.push(piece("dot", 5.0, rect(3.0, 3.0, 3.0, 3.0)));
-    net.junctions
-        .push(junction("line", rect(0.0, 3.0, 1e6, 3.0)));
+    net.junctions.push(junction("line", rect(0.0, 3.0, 1e6, 3.0)));
     render_preview(&net, &opts).unwrap();
     let mut net = Network::default();
     net.pieces.push(piece("dot", 5.0, rect(3.0, 3.0, 3.0, 3.0)));
@@ -264,10 +219,7 @@ fn preview_extreme_inputs_do_not_panic() {
 
     // Options that cannot give a picture.
     for (max_size_px, margin_px) in [(0, 0), (10, 24), (100_000, 24), (u32::MAX, u32::MAX)] {
-        let opts = PreviewOptions {
-            max_size_px,
-            margin_px,
-        };
+        let opts = PreviewOptions { max_size_px, margin_px };
         assert!(render_preview(&network(10.0, 10.0), &opts).is_err());
     }
 }

@@ -12,10 +12,7 @@ fn read(text: &str) -> Loaded {
 }
 
 fn read_as(text: &str, format: Format) -> Result<Loaded, String> {
-    let opts = ReadOptions {
-        format: Some(format),
-        ..ReadOptions::default()
-    };
+    let opts = ReadOptions { format: Some(format), ..ReadOptions::default() };
     read_str(text, "city.json", &opts).map_err(|e| e.to_string())
 }
 
@@ -63,29 +60,12 @@ fn roads_fields_and_defaults() {
         ]}"#,
     );
     assert_eq!(l.format, Format::Roads);
-    assert_eq!(
-        l.frame,
-        Frame {
-            metres_per_unit: 1.0,
-            mirror_y: false
-        }
-    );
-    let [a, b, c] = &l.input.roads[..] else {
-        panic!("{:?}", l.input.roads)
-    };
-    assert_eq!(
-        (a.id.as_str(), a.width, a.layer, a.closed, a.has_height),
-        ("17", 7.5, 0, false, false)
-    );
-    assert_eq!(
-        polyline(a),
-        [Point3::new(0.0, 0.0, 0.0), Point3::new(10.0, 0.0, 0.0)]
-    );
+    assert_eq!(l.frame, Frame { metres_per_unit: 1.0, mirror_y: false });
+    let [a, b, c] = &l.input.roads[..] else { panic!("{:?}", l.input.roads) };
+    assert_eq!((a.id.as_str(), a.width, a.layer, a.closed, a.has_height), ("17", 7.5, 0, false, false));
+    assert_eq!(polyline(a), [Point3::new(0.0, 0.0, 0.0), Point3::new(10.0, 0.0, 0.0)]);
     // No width: the default; any z makes the road carry heights.
-    assert_eq!(
-        (b.id.as_str(), b.width, b.layer, b.closed, b.has_height),
-        ("main street", 5.0, -1, true, true)
-    );
+    assert_eq!((b.id.as_str(), b.width, b.layer, b.closed, b.has_height), ("main street", 5.0, -1, true, true));
     assert_eq!(polyline(b)[0], Point3::new(0.0, 0.0, 1.0));
     // Semantic problems (one point, negative width) are left for the core to report.
     assert_eq!((c.id.as_str(), c.width, c.layer), ("3.5", -2.0, 2));
@@ -94,16 +74,8 @@ fn roads_fields_and_defaults() {
 
 #[test]
 fn default_width_option_is_used() {
-    let opts = ReadOptions {
-        default_width: 8.0,
-        ..ReadOptions::default()
-    };
-    let l = read_str(
-        r#"{"roads":[{"id":1,"points":[[0,0],[1,1]]}]}"#,
-        "a.json",
-        &opts,
-    )
-    .unwrap();
+    let opts = ReadOptions { default_width: 8.0, ..ReadOptions::default() };
+    let l = read_str(r#"{"roads":[{"id":1,"points":[[0,0],[1,1]]}]}"#, "a.json", &opts).unwrap();
     assert_eq!(l.input.roads[0].width, 8.0);
     assert_eq!(ReadOptions::default().default_width, 5.0);
     assert_eq!(ReadOptions::default().format, None);
@@ -120,13 +92,7 @@ fn roads_in_centimetres_scale_points_widths_and_tangents() {
             ]}}
         ]}"#,
     );
-    assert_eq!(
-        l.frame,
-        Frame {
-            metres_per_unit: 0.01,
-            mirror_y: false
-        }
-    );
+    assert_eq!(l.frame, Frame { metres_per_unit: 0.01, mirror_y: false });
     let r1 = &l.input.roads[0];
     assert_eq!(r1.width, 3.5);
     assert!(near(polyline(r1)[0], Point3::new(1.0, 2.0, 0.0)));
@@ -135,14 +101,8 @@ fn roads_in_centimetres_scale_points_widths_and_tangents() {
     assert_eq!(r2.width, 5.0);
     let p = spline(r2);
     assert!(near(p[1].location, Point3::new(10.0, 0.0, 0.0)));
-    assert!(near(
-        p[0].arrive_tangent.unwrap(),
-        Point3::new(1.0, 0.0, 0.0)
-    ));
-    assert!(near(
-        p[0].leave_tangent.unwrap(),
-        Point3::new(0.0, 2.0, 0.0)
-    ));
+    assert!(near(p[0].arrive_tangent.unwrap(), Point3::new(1.0, 0.0, 0.0)));
+    assert!(near(p[0].leave_tangent.unwrap(), Point3::new(0.0, 2.0, 0.0)));
     // The default width is in metres whatever the units.
     let l = read(r#"{"units": "cm", "roads": [{"id": 1, "points": []}]}"#);
     assert_eq!(l.input.roads[0].width, 5.0);
@@ -195,13 +155,8 @@ fn duplicate_ids_are_an_error_naming_the_id() {
 
 #[test]
 fn wrong_types_name_the_road_and_point() {
-    let m = error(
-        r#"{"roads": [{"id": 17, "width": 5, "points": [[0, 0], [1, 1], [2, 2], [3, "x"]]}]}"#,
-    );
-    assert_eq!(
-        m,
-        "city.json: road 17, point 3: coordinate 1 is not a number (found a string)"
-    );
+    let m = error(r#"{"roads": [{"id": 17, "width": 5, "points": [[0, 0], [1, 1], [2, 2], [3, "x"]]}]}"#);
+    assert_eq!(m, "city.json: road 17, point 3: coordinate 1 is not a number (found a string)");
     let m = error(r#"{"roads": [{"id": 1, "points": []}, {"id": [1], "points": []}]}"#);
     assert!(m.starts_with("city.json: road #1: "), "{m}");
     let m = error(r#"{"roads": [{"id": "a", "width": "wide", "points": []}]}"#);
@@ -209,22 +164,16 @@ fn wrong_types_name_the_road_and_point() {
     assert!(m.contains("width"), "{m}");
     let m = error(r#"{"roads": [{"id": "a", "points": [[0, 0], [1]]}]}"#);
     assert!(m.starts_with("city.json: road a, point 1: "), "{m}");
-    let m = error(
-        r#"{"roads": [{"id": "a", "spline": {"points": [{"location": [0, 0], "leave_tangent": [1, true]}]}}]}"#,
-    );
-    assert_eq!(
-        m,
-        "city.json: road a, point 0: \"leave_tangent\": coordinate 1 is not a number (found a boolean)"
-    );
+    let m =
+        error(r#"{"roads": [{"id": "a", "spline": {"points": [{"location": [0, 0], "leave_tangent": [1, true]}]}}]}"#);
+    assert_eq!(m, "city.json: road a, point 0: \"leave_tangent\": coordinate 1 is not a number (found a boolean)");
     let m = error(r#"{"roads": [{"id": "a", "layer": 1.5, "points": []}]}"#);
     assert!(m.contains("road a: ") && m.contains("layer"), "{m}");
     let m = error(r#"{"roads": [{"id": "a", "closed": "yes", "points": []}]}"#);
     assert!(m.contains("road a: ") && m.contains("closed"), "{m}");
     let m = error(r#"{"roads": [{"id": "a", "width": 5}]}"#);
     assert!(m.contains("road a: ") && m.contains("points"), "{m}");
-    let m = error(
-        r#"{"roads": [{"id": "a", "spline": {"points": [{"location": [0, 0], "type": "bezier"}]}}]}"#,
-    );
+    let m = error(r#"{"roads": [{"id": "a", "spline": {"points": [{"location": [0, 0], "type": "bezier"}]}}]}"#);
     assert!(m.starts_with("city.json: road a, point 0"), "{m}");
     let m = error(r#"{"units": "ft", "roads": []}"#);
     assert!(m.contains("units"), "{m}");
@@ -240,9 +189,7 @@ fn overflowing_numbers_are_rejected() {
     let m = error(r#"{"roads": [{"id": 1, "points": [[0, 1e999]]}]}"#);
     assert!(m.contains("line 1"), "{m}");
     // A width that becomes infinite after scaling.
-    let m = error(
-        r#"{"Splines": [{"OwnerName": "A", "Scale.X": 1e300, "Points": [{"Location.X": 1e300}]}]}"#,
-    );
+    let m = error(r#"{"Splines": [{"OwnerName": "A", "Scale.X": 1e300, "Points": [{"Location.X": 1e300}]}]}"#);
     assert!(m.starts_with("city.json: road A, point 0: "), "{m}");
 }
 
@@ -270,9 +217,7 @@ fn unknown_format_is_named() {
 #[test]
 fn missing_file_says_cannot_read() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("no_such_city.json");
-    let e = read_file(&path, &ReadOptions::default())
-        .unwrap_err()
-        .to_string();
+    let e = read_file(&path, &ReadOptions::default()).unwrap_err().to_string();
     assert!(e.starts_with("cannot read "), "{e}");
     assert!(e.contains("no_such_city.json"), "{e}");
     assert!(!e.contains("os error") && !e.contains('\n'), "{e}");
@@ -324,16 +269,8 @@ fn point_cloud_two_ids_in_order_with_widths_in_metres() {
         ]}"#,
     );
     assert_eq!(l.format, Format::PointCloud);
-    assert_eq!(
-        l.frame,
-        Frame {
-            metres_per_unit: 0.01,
-            mirror_y: true
-        }
-    );
-    let [a, b] = &l.input.roads[..] else {
-        panic!("{:?}", l.input.roads)
-    };
+    assert_eq!(l.frame, Frame { metres_per_unit: 0.01, mirror_y: true });
+    let [a, b] = &l.input.roads[..] else { panic!("{:?}", l.input.roads) };
     assert_eq!(a.id, "2");
     assert_eq!(a.width, 7.0);
     assert_eq!(a.layer, 0, "Layer groups segments; it is not a grade level");
@@ -357,10 +294,7 @@ fn point_cloud_errors_name_road_and_point() {
     let m = error(r#"{"GameObjects": [{"X": 0, "Y": 0}]}"#);
     assert!(m.starts_with("city.json: object #0: "), "{m}");
     let m = error(r#"{"GameObjects": [{"X": 0, "Y": 0, "ID": 1, "Width": "7"}]}"#);
-    assert!(
-        m.starts_with("city.json: road 1: ") && m.contains("Width"),
-        "{m}"
-    );
+    assert!(m.starts_with("city.json: road 1: ") && m.contains("Width"), "{m}");
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -392,58 +326,29 @@ fn unreal_transform_scale_world_space_and_shared_owners() {
     let p = spline(a);
     // Local (100, 0, 0), scaled x2 = (200, 0, 0), rotated 90° about z = (0, 200, 0),
     // translated = (1000, 2200, 300) cm -> (10, -22, 3) m in the core.
-    assert!(
-        near(p[0].location, Point3::new(10.0, -22.0, 3.0)),
-        "{:?}",
-        p[0].location
-    );
+    assert!(near(p[0].location, Point3::new(10.0, -22.0, 3.0)), "{:?}", p[0].location);
     // Tangent (50, 0, 0) -> (100, 0, 0) -> (0, 100, 0) cm -> (0, -1, 0) m, both ways.
-    assert!(near(
-        p[0].arrive_tangent.unwrap(),
-        Point3::new(0.0, -1.0, 0.0)
-    ));
+    assert!(near(p[0].arrive_tangent.unwrap(), Point3::new(0.0, -1.0, 0.0)));
     assert_eq!(p[0].arrive_tangent, p[0].leave_tangent);
     assert_eq!(p[0].kind, PointKind::CurveClamped);
     // Local (0, 100, 10) -> rotated (-100, 0, 10) -> (900, 2000, 310) cm.
-    assert!(
-        near(p[1].location, Point3::new(9.0, -20.0, 3.1)),
-        "{:?}",
-        p[1].location
-    );
+    assert!(near(p[1].location, Point3::new(9.0, -20.0, 3.1)), "{:?}", p[1].location);
     assert_eq!(p[1].arrive_tangent, None, "no Tangent: automatic");
     assert_eq!(p[1].kind, PointKind::Linear);
     // No transform members: identity.
-    assert!(near(
-        spline(&l.input.roads[1])[0].location,
-        Point3::new(0.01, -0.02, 0.03)
-    ));
+    assert!(near(spline(&l.input.roads[1])[0].location, Point3::new(0.01, -0.02, 0.03)));
     // World space: the actor transform is not applied.
-    assert!(near(
-        spline(&l.input.roads[2])[0].location,
-        Point3::new(1.0, -2.0, 0.0)
-    ));
+    assert!(near(spline(&l.input.roads[2])[0].location, Point3::new(1.0, -2.0, 0.0)));
 }
 
 #[test]
 fn unreal_errors_name_the_spline_and_point() {
-    let m = error(
-        r#"{"Splines": [{"OwnerName": "Road7", "Points": [{"Location.X": 0, "Location.Y": "n"}]}]}"#,
-    );
+    let m = error(r#"{"Splines": [{"OwnerName": "Road7", "Points": [{"Location.X": 0, "Location.Y": "n"}]}]}"#);
     assert!(m.starts_with("city.json: road Road7, point 0: "), "{m}");
-    let m = error(
-        r#"{"Splines": [{"OwnerName": "R", "Rotation.X": 0, "Rotation.W": 0, "Points": []}]}"#,
-    );
-    assert!(
-        m.starts_with("city.json: road R: ") && m.contains("Rotation"),
-        "{m}"
-    );
-    let m = error(
-        r#"{"Splines": [{"OwnerName": "R", "Points": [{"PointType": 9, "Location.X": 0}]}]}"#,
-    );
-    assert!(
-        m.starts_with("city.json: road R, point 0: ") && m.contains("PointType"),
-        "{m}"
-    );
+    let m = error(r#"{"Splines": [{"OwnerName": "R", "Rotation.X": 0, "Rotation.W": 0, "Points": []}]}"#);
+    assert!(m.starts_with("city.json: road R: ") && m.contains("Rotation"), "{m}");
+    let m = error(r#"{"Splines": [{"OwnerName": "R", "Points": [{"PointType": 9, "Location.X": 0}]}]}"#);
+    assert!(m.starts_with("city.json: road R, point 0: ") && m.contains("PointType"), "{m}");
     let m = error(r#"{"CoordSpace": "Component", "Splines": []}"#);
     assert!(m.contains("CoordSpace"), "{m}");
 }
