@@ -203,3 +203,14 @@ fn spline_roads() {
     assert_eq!(center.roads, vec!["bow", "straight", "wave"]);
     assert_eq!(n.blocks.len(), 1);
 }
+
+#[test]
+fn straight_continuation_with_a_change_of_width() {
+    let n = case("straight_continuation");
+    consistent("straight_continuation", &n);
+    assert_eq!(degrees(&n), vec![2]);
+    // Both mouths are set back half the wider road; the surface between them tapers from 7 m to
+    // 10 m: a trapezoid of 10 m length.
+    let expected = 0.5 * (7.0 + 10.0) * 10.0;
+    assert!((area(&n, 0) - expected).abs() < 1e-6, "area {}", area(&n, 0));
+}

@@ -106,3 +106,16 @@ fn liege() {
     assert!(within(n as f64, r.blocks_over_100 as f64, 0.02), "{n} blocks over 100 m² vs {}", r.blocks_over_100);
     assert!(within(area, r.block_area_m2, 0.03), "area {area} vs {}", r.block_area_m2);
 }
+
+#[test]
+fn unreal_editor_exports() {
+    for file in ["CitySpline", "ThreeRoadModel"] {
+        let input = load(&format!("pcgdemo/{file}.json"));
+        let (net, _) = build_checked(file, &input, &Settings::default());
+        assert!(!net.junctions.is_empty(), "{file}: no junction");
+        // Every input spline is in the output.
+        for road in &input.roads {
+            assert!(net.pieces.iter().any(|p| p.road == road.id), "{file}: road {} lost", road.id);
+        }
+    }
+}
