@@ -64,10 +64,10 @@ fn jittered_grid(rng: &mut Rng, n: usize, spacing: f64) -> Input {
     }
     for i in 0..n {
         for j in 0..n {
-            if i + 1 < n && rng.next() % 6 != 0 {
+            if i + 1 < n && !rng.next().is_multiple_of(6) {
                 roads.push(polyline(format!("h{i}_{j}"), rng.range(5.0, 10.0), vec![nodes[i][j], nodes[i + 1][j]]));
             }
-            if j + 1 < n && rng.next() % 6 != 0 {
+            if j + 1 < n && !rng.next().is_multiple_of(6) {
                 roads.push(polyline(format!("v{i}_{j}"), rng.range(5.0, 10.0), vec![nodes[i][j], nodes[i][j + 1]]));
             }
         }
