@@ -76,6 +76,7 @@ fn generate(args: &Generate) -> Result<String, String> {
         merge_distance: args.merge_distance,
         min_block_area: args.min_block_area,
         strict: args.strict,
+        ..Settings::default()
     };
     let t_build = Instant::now();
     let net = build(&loaded.input, &settings).map_err(|e| format!("{}: {}", args.input.display(), e))?;

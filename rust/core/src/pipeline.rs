@@ -95,8 +95,14 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
             skip(road, None, "another road has the same id".into(), settings, diags)?;
             continue;
         }
-        if !(road.width.is_finite() && road.width > 0.0) {
-            skip(road, None, format!("width {} is not a positive number", road.width), settings, diags)?;
+        if !(road.width.is_finite() && road.width > 0.0 && road.width <= settings.max_coordinate) {
+            skip(
+                road,
+                None,
+                format!("width {} is not a positive number up to {} m", road.width, settings.max_coordinate),
+                settings,
+                diags,
+            )?;
             continue;
         }
         let pts = match pts {
@@ -107,6 +113,11 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
             }
             Err(e) => return Err(e),
         };
+        let far = settings.max_coordinate;
+        if let Some(i) = pts.iter().position(|p| p.x.abs() > far || p.y.abs() > far || p.z.abs() > far) {
+            skip(road, Some(i), format!("coordinate beyond ±{far} m"), settings, diags)?;
+            continue;
+        }
         let line = Line::new(pts);
         let len = line.length();
         if !(len > 0.0) || !len.is_finite() {
@@ -688,25 +699,31 @@ fn loop_polygon(line: &Line, half: f64) -> Polygon {
         }
         out
     };
-    let mut a = ring_of(Side::Left);
-    let mut b = ring_of(Side::Right);
-    dedup_ring(&mut a);
-    dedup_ring(&mut b);
-    let (mut outer, mut inner) = if ring_area(&a).abs() >= ring_area(&b).abs() { (a, b) } else { (b, a) };
+    // The centerline's own turning decides which curb is inside: the left one of a
+    // counter-clockwise loop. An inner curb whose orientation flipped has collapsed (the loop
+    // is tighter than the road is wide) and leaves no hole.
+    let center: Vec<Point> = line.pts.iter().map(|p| p.xy()).collect();
+    let ccw = ring_area(&center) >= 0.0;
+    let (mut outer, mut inner) =
+        if ccw { (ring_of(Side::Right), ring_of(Side::Left)) } else { (ring_of(Side::Left), ring_of(Side::Right)) };
+    dedup_ring(&mut outer);
+    dedup_ring(&mut inner);
+    let collapsed = (ring_area(&inner) >= 0.0) != ccw || ring_area(&inner).abs() >= ring_area(&center).abs();
     if ring_area(&outer) < 0.0 {
         outer.reverse();
     }
     if ring_area(&inner) > 0.0 {
         inner.reverse();
     }
-    let simple = crate::validate::ring_is_simple(&outer) && crate::validate::ring_is_simple(&inner);
-    if simple {
-        return Polygon { exterior: outer, holes: vec![inner] };
+    let holes = if collapsed { Vec::new() } else { vec![inner] };
+    let candidate = Polygon { exterior: outer, holes };
+    if crate::validate::check_polygon(&candidate).is_ok() {
+        return candidate;
     }
-    let subj = vec![
-        outer.iter().map(|p| [p.x, p.y]).collect::<Vec<[f64; 2]>>(),
-        inner.iter().map(|p| [p.x, p.y]).collect::<Vec<[f64; 2]>>(),
-    ];
+    let subj: Vec<Vec<[f64; 2]>> = std::iter::once(&candidate.exterior)
+        .chain(candidate.holes.iter())
+        .map(|r| r.iter().map(|p| [p.x, p.y]).collect())
+        .collect();
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
     largest(crate::overlay::overlay(&subj, &empty, OverlayRule::Subject, FillRule::NonZero))
 }

@@ -22,6 +22,10 @@ pub struct Settings {
     /// Faces of the network smaller than this give no block (a diagnostic says so), square
     /// metres. Default 1.0.
     pub min_block_area: f64,
+    /// Roads with a coordinate (or a width) beyond this distance from the origin are left out
+    /// with a diagnostic, metres. Double precision still resolves a micrometre there, and the
+    /// polygon booleans need bounded coordinates. Default 1e9 (a million kilometres).
+    pub max_coordinate: f64,
     /// Stop with an error at the first bad road instead of leaving it out with a diagnostic.
     /// Default false.
     pub strict: bool,
@@ -36,6 +40,7 @@ impl Default for Settings {
             corner_radius: 6.0,
             merge_distance: 0.0,
             min_block_area: 1.0,
+            max_coordinate: 1e9,
             strict: false,
         }
     }
@@ -44,13 +49,14 @@ impl Default for Settings {
 impl Settings {
     /// Checks that every setting is finite and in range.
     pub fn validate(&self) -> Result<(), crate::Error> {
-        let checks: [(&'static str, f64, bool); 6] = [
+        let checks: [(&'static str, f64, bool); 7] = [
             ("tolerance", self.tolerance, self.tolerance > 0.0),
             ("snap_distance", self.snap_distance, self.snap_distance >= 0.0),
             ("clearance", self.clearance, self.clearance >= 0.0),
             ("corner_radius", self.corner_radius, self.corner_radius >= 0.0),
             ("merge_distance", self.merge_distance, self.merge_distance >= 0.0),
             ("min_block_area", self.min_block_area, self.min_block_area >= 0.0),
+            ("max_coordinate", self.max_coordinate, self.max_coordinate > 0.0 && self.max_coordinate <= 1e15),
         ];
         for (name, value, ok) in checks {
             if !value.is_finite() || !ok {
