@@ -47,7 +47,7 @@ struct Generate {
     /// Height difference above which crossing roads with heights do not meet (metres).
     #[arg(long, default_value_t = Settings::default().clearance)]
     clearance: f64,
-    /// Radius of the rounded curb at junction corners (metres).
+    /// Radius of the rounded curb at right-angle junction corners; sharper corners get a smaller one (metres).
     #[arg(long, default_value_t = Settings::default().corner_radius)]
     corner_radius: f64,
     /// Extra distance, beyond the widest road, within which crossings become one junction (metres).
@@ -56,6 +56,9 @@ struct Generate {
     /// Faces smaller than this give no block (square metres).
     #[arg(long, default_value_t = Settings::default().min_block_area)]
     min_block_area: f64,
+    /// Roads with a coordinate or width beyond this are left out with a diagnostic (metres).
+    #[arg(long, default_value_t = Settings::default().max_coordinate)]
+    max_coordinate: f64,
     /// Stop at the first bad road instead of leaving it out with a diagnostic.
     #[arg(long)]
     strict: bool,
@@ -75,8 +78,8 @@ fn generate(args: &Generate) -> Result<String, String> {
         corner_radius: args.corner_radius,
         merge_distance: args.merge_distance,
         min_block_area: args.min_block_area,
+        max_coordinate: args.max_coordinate,
         strict: args.strict,
-        ..Settings::default()
     };
     let t_build = Instant::now();
     let net = build(&loaded.input, &settings).map_err(|e| format!("{}: {}", args.input.display(), e))?;
