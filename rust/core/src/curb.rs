@@ -42,8 +42,6 @@ pub(crate) struct Curb {
     pub(crate) verts: Vec<CurbVertex>,
     /// Centerline segment that each curb segment runs along (`usize::MAX` for the extension).
     pub(crate) seg: Vec<usize>,
-    half: f64,
-    side: Side,
 }
 
 /// The perpendicular offset of centerline point at `s`.
@@ -89,7 +87,7 @@ impl Curb {
         let mut seg = Vec::new();
         let n = line.pts.len();
         if n < 2 {
-            return Self { verts, seg, half, side };
+            return Self { verts, seg };
         }
         let start = offset_at(line, 0.0, half, side);
         let d0 = line.dir(0);
@@ -120,7 +118,7 @@ impl Curb {
         let k = line.segment_at(s_end);
         seg.push(k);
         verts.push(CurbVertex { p: offset_at(line, s_end, half, side) });
-        Self { verts, seg, half, side }
+        Self { verts, seg }
     }
 
     /// Centerline arc length of point `p` lying on curb segment `q`.
@@ -196,15 +194,5 @@ impl Curb {
 
     pub(crate) fn len_segments(&self) -> usize {
         self.verts.len().saturating_sub(1)
-    }
-
-    #[allow(dead_code)]
-    pub(crate) fn half(&self) -> f64 {
-        self.half
-    }
-
-    #[allow(dead_code)]
-    pub(crate) fn side(&self) -> Side {
-        self.side
     }
 }

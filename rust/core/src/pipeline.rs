@@ -6,7 +6,7 @@ use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::relate::FloatRelate;
 use rayon::prelude::*;
-use rstar::primitives::{GeomWithData, Line as RLine, Rectangle};
+use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{RTree, AABB};
 
 use crate::blocks::extract_blocks;
@@ -42,7 +42,7 @@ pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
     let roads = prepare_roads(input, settings, &mut diags)?;
     let (graph, mut uf) = build_graph(roads, settings, &mut diags);
     let layout = settle_junctions(&graph, &mut uf, settings, &mut diags);
-    let mut net = assemble(&graph, &layout, settings, &mut diags);
+    let mut net = assemble(&graph, &layout);
     net.blocks = extract_blocks(&net, settings, &mut diags);
     diags.sort_by(|a, b| {
         a.code
@@ -529,8 +529,7 @@ fn overlapping(polys: &[&Polygon]) -> Vec<(usize, usize)> {
 }
 
 /// Stage 6 and the features: junctions and road pieces with their ids.
-fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Network {
-    let _ = diags;
+fn assemble(g: &Graph, layout: &Layout) -> Network {
     // Junction ids: the smallest (road id, position) among the stops of the cluster.
     let mut junctions = Vec::new();
     let mut jid: BTreeMap<usize, String> = BTreeMap::new();
@@ -629,7 +628,6 @@ fn assemble(g: &Graph, layout: &Layout, settings: &Settings, diags: &mut Vec<Dia
         .into_iter()
         .flatten()
         .collect();
-    let _ = settings;
     let mut net = Network { junctions, pieces, blocks: Vec::new(), diagnostics: Vec::new() };
     net.junctions.sort_by(|a, b| a.id.cmp(&b.id));
     net.pieces.sort_by(|a, b| a.id.cmp(&b.id));
@@ -727,6 +725,3 @@ fn loop_polygon(line: &Line, half: f64) -> Polygon {
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
     largest(crate::overlay::overlay(&subj, &empty, OverlayRule::Subject, FillRule::NonZero))
 }
-
-#[allow(dead_code)]
-type SegLine = GeomWithData<RLine<[f64; 2]>, (usize, usize)>;
