@@ -323,12 +323,17 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
     // ... and groups whose surfaces overlap, until none do. Each round joins at least two
     // groups, so there are at most as many rounds as bases.
     let mut rounds_left = bases.len() + 1;
+    // Surfaces by member bases: a group that did not change keeps its surface, and two groups
+    // that did not change were already found apart.
+    let mut cache: BTreeMap<Vec<usize>, Polygon> = BTreeMap::new();
     loop {
-        let polys = group_polygons(g, &bases, &outs, &base_root, &mut guf, &base_internal, &setback, settings);
+        let (polys, fresh) =
+            group_polygons(g, &bases, &outs, &base_root, &mut guf, &base_internal, &setback, settings, &mut cache);
         let keys: Vec<usize> = polys.keys().copied().collect();
         let shapes: Vec<&Polygon> = polys.values().collect();
+        let changed: Vec<bool> = keys.iter().map(|k| fresh.contains(k)).collect();
         let mut joined = false;
-        for (a, b) in overlapping(&shapes) {
+        for (a, b) in overlapping(&shapes, &changed) {
             if guf.union(keys[a], keys[b]) {
                 joined = true;
                 diags.push(Diagnostic {
@@ -379,7 +384,8 @@ fn group_polygons(
     base_internal: &[bool],
     setback: &[[f64; 2]],
     settings: &Settings,
-) -> BTreeMap<usize, Polygon> {
+    cache: &mut BTreeMap<Vec<usize>, Polygon>,
+) -> (BTreeMap<usize, Polygon>, BTreeSet<usize>) {
     let internal = group_internal(g, base_root, guf, base_internal);
     let mut members: BTreeMap<usize, GroupMembers> = BTreeMap::new();
     for &r in bases.keys() {
@@ -392,12 +398,15 @@ fn group_polygons(
             }
         }
     }
-    let list: Vec<(usize, GroupMembers)> = members.into_iter().collect();
-    list.into_par_iter()
+    let (known, todo): (Vec<_>, Vec<_>) = members.into_iter().partition(|(_, (brs, _))| cache.contains_key(brs));
+    let fresh: BTreeSet<usize> = todo.iter().map(|(gr, _)| *gr).collect();
+    let computed: Vec<(usize, Vec<usize>, Polygon)> = todo
+        .into_par_iter()
         .map(|(gr, (brs, edges))| {
             let polys: Vec<&Polygon> = brs.iter().filter_map(|r| outs.get(r)).map(|o| &o.polygon).collect();
             if brs.len() == 1 && edges.is_empty() {
-                return (gr, polys.first().map(|p| (*p).clone()).unwrap_or_default());
+                let poly = polys.first().map(|p| (*p).clone()).unwrap_or_default();
+                return (gr, brs, poly);
             }
             // Each base as one shape (outer ring, then its holes), all edge strips as more.
             let mut shapes_in: Vec<Vec<Vec<[f64; 2]>>> = polys
@@ -428,11 +437,20 @@ fn group_polygons(
             let mut poly = largest(shapes);
             // Holes too small to be blocks are junction surface.
             poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
-            (gr, poly)
+            (gr, brs, poly)
         })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .collect()
+        .collect();
+    let mut out: BTreeMap<usize, Polygon> = BTreeMap::new();
+    for (gr, (brs, _)) in known {
+        if let Some(p) = cache.get(&brs) {
+            out.insert(gr, p.clone());
+        }
+    }
+    for (gr, brs, poly) in computed {
+        out.insert(gr, poly.clone());
+        cache.insert(brs, poly);
+    }
+    (out, fresh)
 }
 
 fn finish_layout(
@@ -496,8 +514,9 @@ fn bbox(r: &[Point]) -> Option<AABB<[f64; 2]>> {
     Some(AABB::from_corners(lo, hi))
 }
 
-/// Pairs (by index) of polygons whose interiors overlap.
-fn overlapping(polys: &[&Polygon]) -> Vec<(usize, usize)> {
+/// Pairs (by index) of polygons whose interiors overlap, among the pairs where at least one
+/// polygon is `changed`.
+fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
     let entries: Vec<GeomWithData<Rectangle<[f64; 2]>, usize>> = polys
         .iter()
         .enumerate()
@@ -516,6 +535,9 @@ fn overlapping(polys: &[&Polygon]) -> Vec<(usize, usize)> {
             for c in tree.locate_in_envelope_intersecting(b) {
                 let j = c.data;
                 if j <= i || p.exterior.len() < 3 || polys[j].exterior.len() < 3 {
+                    continue;
+                }
+                if !changed.get(i).copied().unwrap_or(true) && !changed.get(j).copied().unwrap_or(true) {
                     continue;
                 }
                 if shape(p).interiors_intersect(&shape(polys[j])) {
