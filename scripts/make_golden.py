@@ -54,6 +54,8 @@ CASES = {
                         road("cross", [(0, -150), (0, 150)])],
     "layers": [road("ground", [(-150, 0), (150, 0)], layer=0), road("bridge", [(0, -150), (0, 150)], layer=1)],
     "end_to_end": [road("first", [(-150, 0), (0, 0)]), road("second", [(0, 0), (100, 80)])],
+    "short_arm": [road("main", [(-150, 0), (150, 0)]), road("stub", [(0, 0), (0, 7)])],
+    "near_miss": [road("main", [(-150, 0), (150, 0)]), road("side", [(0, 150), (0, 5.5)])],
     "straight_continuation": [road("narrow", [(-150, 0), (0, 0)], 7.0), road("wide", [(0, 0), (150, 0)], 10.0)],
     "spline_curves": None,  # written below: splines with Unreal semantics
 }

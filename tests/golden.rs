@@ -214,3 +214,22 @@ fn straight_continuation_with_a_change_of_width() {
     let expected = 0.5 * (7.0 + 10.0) * 10.0;
     assert!((area(&n, 0) - expected).abs() < 1e-6, "area {}", area(&n, 0));
 }
+
+#[test]
+fn radius_reduced_where_it_does_not_fit() {
+    let n = case("short_arm");
+    assert_eq!(degrees(&n), vec![3]);
+    assert!(has(&n, DiagnosticCode::RadiusReduced), "{:?}", n.diagnostics);
+    // The 7 m stub is all junction: the fillets use it up to its end.
+    assert!(n.pieces.iter().all(|p| p.road == "main"));
+}
+
+#[test]
+fn near_miss_is_reported_not_joined() {
+    let n = case("near_miss");
+    assert!(n.junctions.is_empty());
+    assert_eq!(n.pieces.len(), 2);
+    let d = n.diagnostics.iter().find(|d| d.code == DiagnosticCode::NearMiss).expect("a near_miss diagnostic");
+    assert_eq!(d.road.as_deref(), Some("side"));
+    assert!((d.position.x - 0.0).abs() < 1e-9 && (d.position.y - 5.5).abs() < 1e-9);
+}

@@ -414,8 +414,11 @@ pub(crate) fn build_graph(
             }
             let (s_c, idx) = if end == 0 { list[0] } else { list[list.len() - 1] };
             let stub = if end == 0 { s_c } else { len - s_c };
+            // Only a road that goes on past the crossing overshoots it: a short road that
+            // starts (or ends) on the crossed road is a dead end of its own.
+            let goes_on = if end == 0 { s_c < len } else { s_c > 0.0 };
             let w_other = crossed[idx];
-            if w_other <= 0.0 || stub <= 0.0 {
+            if w_other <= 0.0 || stub <= 0.0 || !goes_on {
                 continue;
             }
             let limit = 0.5 * w_other + settings.corner_radius;
