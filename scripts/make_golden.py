@@ -12,7 +12,7 @@ OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "golden")
 
 
 def road(rid, pts, width=7.0, **kw):
-    r = {"id": rid, "width": width, "points": [[round(x, 6), round(y, 6)] for x, y in pts]}
+    r = {"id": rid, "width": width, "points": [[round(c, 6) for c in p] for p in pts]}
     r.update(kw)
     return r
 
@@ -56,6 +56,9 @@ CASES = {
     "end_to_end": [road("first", [(-150, 0), (0, 0)]), road("second", [(0, 0), (100, 80)])],
     "short_arm": [road("main", [(-150, 0), (150, 0)]), road("stub", [(0, 0), (0, 7)])],
     "near_miss": [road("main", [(-150, 0), (150, 0)]), road("side", [(0, 150), (0, 5.5)])],
+    # 3D: an overpass 8 m above the ground road (no junction), and a road 1 m up (a junction).
+    "heights": [road("ground", [(-150, 0, 0), (150, 0, 0)]), road("overpass", [(-50, -150, 8), (-50, 150, 8)]),
+                road("ramp", [(50, -150, 1), (50, 150, 1)])],
     "straight_continuation": [road("narrow", [(-150, 0), (0, 0)], 7.0), road("wide", [(0, 0), (150, 0)], 10.0)],
     "spline_curves": None,  # written below: splines with Unreal semantics
 }

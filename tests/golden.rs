@@ -233,3 +233,13 @@ fn near_miss_is_reported_not_joined() {
     assert_eq!(d.road.as_deref(), Some("side"));
     assert!((d.position.x - 0.0).abs() < 1e-9 && (d.position.y - 5.5).abs() < 1e-9);
 }
+
+#[test]
+fn heights_decide_grade_separation() {
+    let n = case("heights");
+    // The overpass is 8 m above the ground road (more than the 3 m clearance): no junction;
+    // the ramp is 1 m above it: a junction.
+    assert_eq!(degrees(&n), vec![4]);
+    assert_eq!(n.junctions[0].roads, vec!["ground", "ramp"]);
+    assert!(has(&n, DiagnosticCode::GradeSeparated));
+}
