@@ -243,3 +243,12 @@ fn heights_decide_grade_separation() {
     assert_eq!(n.junctions[0].roads, vec!["ground", "ramp"]);
     assert!(has(&n, DiagnosticCode::GradeSeparated));
 }
+
+#[test]
+fn point_cloud_input() {
+    let input = load("pointcloud/crossing.json");
+    let (n, _) = build_checked("pointcloud", &input, &Settings::default());
+    consistent("pointcloud", &n);
+    assert_eq!(degrees(&n), vec![3, 4]);
+    assert!(n.pieces.iter().all(|p| (p.width - 7.0).abs() < 1e-12), "widths are read in centimetres");
+}
