@@ -19,7 +19,9 @@ impl Point {
         self.x * o.y - self.y * o.x
     }
     pub(crate) fn len(self) -> f64 {
-        self.x.hypot(self.y)
+        // Coordinates are bounded (`Settings::max_coordinate`), so the plain form cannot
+        // overflow and is much cheaper than `hypot`.
+        (self.x * self.x + self.y * self.y).sqrt()
     }
     pub(crate) fn dist(self, o: Point) -> f64 {
         self.sub(o).len()

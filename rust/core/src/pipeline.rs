@@ -238,6 +238,7 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
     // Base junctions. An edge from a base back to itself lies inside it when it is short, or
     // when the base's setbacks along it overlap (found after a first computation).
     let mut forced = vec![false; g.edges.len()];
+    let mut built: BTreeMap<usize, (Vec<ArmRef>, Vec<usize>, JunctionOut)> = BTreeMap::new();
     // Each round moves at least one edge inside its base, so there are at most edges + 1.
     let mut rounds_left = g.edges.len() + 1;
     let (bases, outs, base_internal) = loop {
@@ -263,9 +264,18 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
                 bases.entry(c).or_default().arms.push(ArmRef { edge: ei, at_start: false });
             }
         }
-        let list: Vec<(&usize, &Base)> = bases.iter().collect();
+        // Only bases whose members changed since the last round are built again.
+        let todo: Vec<(&usize, &Base)> = bases
+            .iter()
+            .filter(|(r, b)| built.get(*r).is_none_or(|(arms, inner, _)| *arms != b.arms || *inner != b.inner))
+            .collect();
+        let fresh: Vec<(usize, JunctionOut)> =
+            todo.par_iter().map(|(r, b)| (**r, compute_base(g, b, settings))).collect();
+        for ((r, b), (_, o)) in todo.iter().zip(fresh) {
+            built.insert(**r, (b.arms.clone(), b.inner.clone(), o));
+        }
         let outs: BTreeMap<usize, JunctionOut> =
-            list.par_iter().map(|(r, b)| (**r, compute_base(g, b, settings))).collect::<Vec<_>>().into_iter().collect();
+            bases.keys().filter_map(|r| built.get(r).map(|(_, _, o)| (*r, o.clone()))).collect();
         let mut changed = false;
         for (r, b) in &bases {
             let Some(o) = outs.get(r) else { continue };
