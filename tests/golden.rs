@@ -25,12 +25,17 @@ fn degrees(net: &Network) -> Vec<usize> {
 /// Each junction's degree is the number of road-piece ends that meet it, and its outline was
 /// built from curbs and fillets (not the fallback union).
 fn consistent(name: &str, net: &Network) {
+    degrees_match_piece_ends(name, net);
+    assert!(!has(net, DiagnosticCode::JunctionFallback), "{name}: {:?}", net.diagnostics);
+}
+
+/// Each junction's degree is the number of road-piece ends that meet it.
+fn degrees_match_piece_ends(name: &str, net: &Network) {
     for j in &net.junctions {
         let ends = net.pieces.iter().filter(|p| p.from.as_deref() == Some(&j.id)).count()
             + net.pieces.iter().filter(|p| p.to.as_deref() == Some(&j.id)).count();
         assert_eq!(ends, j.degree, "{name}: junction {} has degree {} but {} piece ends", j.id, j.degree, ends);
     }
-    assert!(!has(net, DiagnosticCode::JunctionFallback), "{name}: {:?}", net.diagnostics);
 }
 
 fn area(net: &Network, id: usize) -> f64 {
@@ -191,11 +196,7 @@ fn spline_roads() {
     // The curves cross the straight road at shallow angles right next to each other; their
     // curbs cross behind the arms' starts, so the outline may come from the union of the
     // arms (a diagnostic says so). Degrees and roads must hold all the same.
-    for j in &n.junctions {
-        let ends = n.pieces.iter().filter(|p| p.from.as_deref() == Some(&j.id)).count()
-            + n.pieces.iter().filter(|p| p.to.as_deref() == Some(&j.id)).count();
-        assert_eq!(ends, j.degree, "junction {}", j.id);
-    }
+    degrees_match_piece_ends("spline_curves", &n);
     // The two curves cross each other once on the left (4 arms), and cross the straight road
     // next to each other at the center, where their junctions merge (6 arms).
     assert_eq!(degrees(&n), vec![4, 6]);
