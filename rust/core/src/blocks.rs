@@ -19,14 +19,9 @@ use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
 use crate::geom::{orient, ring_area};
+use crate::overlay::{contour, Contour};
 use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon};
 use crate::Settings;
-
-type Contour = Vec<[f64; 2]>;
-
-fn contour(r: &[Point]) -> Contour {
-    r.iter().map(|p| [p.x, p.y]).collect()
-}
 
 fn to_ring(c: &[[f64; 2]]) -> Vec<Point> {
     c.iter().map(|p| Point::new(p[0], p[1])).collect()

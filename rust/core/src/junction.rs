@@ -16,6 +16,7 @@ use i_overlay::core::overlay_rule::OverlayRule;
 
 use crate::curb::{inner_vertices, offset_at, Curb, Side};
 use crate::geom::{arc_steps, dedup_ring, dedup_ring_within, ring_area, segment_hit, Line, SegHit, COINCIDENT_SHARE};
+use crate::overlay::{ccw_contour, largest};
 use crate::types::{Diagnostic, DiagnosticCode, Point, Polygon};
 use crate::Settings;
 
@@ -201,13 +202,7 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>]
     // Fallback: the union of the arm stubs, the corner patches and the junction's own edges.
     let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
     // Every part counter-clockwise, so that the non-zero fill is their union.
-    let to = |r: &[Point]| -> Vec<[f64; 2]> {
-        let mut v: Vec<[f64; 2]> = r.iter().map(|p| [p.x, p.y]).collect();
-        if ring_area(r) < 0.0 {
-            v.reverse();
-        }
-        v
-    };
+    let to = ccw_contour;
     for (i, a) in arms.iter().enumerate() {
         parts.push(to(&strip(&a.line, 0.0, setback[i], 0.5 * a.width)));
     }
@@ -247,7 +242,7 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>]
             shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
         }
     }
-    let mut polygon = crate::pipeline::largest(shapes);
+    let mut polygon = largest(shapes);
     polygon.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
     diags.push(Diagnostic {
         code: DiagnosticCode::JunctionFallback,

@@ -7,8 +7,50 @@ use i_overlay::core::solver::Solver;
 use i_overlay::float::overlay::{FloatOverlay, OverlayOptions};
 use i_overlay::i_shape::source::float::resource::ShapeResource;
 
+use crate::geom::ring_area;
+use crate::types::{Point, Polygon};
+
+/// A ring as `i_overlay` takes it.
+pub(crate) type Contour = Vec<[f64; 2]>;
+
 /// Shapes: each an outer contour (counter-clockwise) followed by its holes (clockwise).
-pub(crate) type Shapes = Vec<Vec<Vec<[f64; 2]>>>;
+pub(crate) type Shapes = Vec<Vec<Contour>>;
+
+/// A ring as a contour, as it is.
+pub(crate) fn contour(ring: &[Point]) -> Contour {
+    ring.iter().map(|p| [p.x, p.y]).collect()
+}
+
+/// A ring as a counter-clockwise contour, so that under the non-zero rule overlapping parts
+/// add up to their union.
+pub(crate) fn ccw_contour(ring: &[Point]) -> Contour {
+    let mut c = contour(ring);
+    if ring_area(ring) < 0.0 {
+        c.reverse();
+    }
+    c
+}
+
+/// A polygon as one shape: its exterior, then its holes.
+pub(crate) fn shape(p: &Polygon) -> Vec<Contour> {
+    std::iter::once(&p.exterior).chain(p.holes.iter()).map(|r| contour(r)).collect()
+}
+
+/// The largest shape of an overlay result, as a polygon (empty when there is none).
+pub(crate) fn largest(shapes: Shapes) -> Polygon {
+    let mut best: Option<(f64, Polygon)> = None;
+    for shape in shapes {
+        let mut rings =
+            shape.into_iter().map(|c| c.into_iter().map(|p| Point::new(p[0], p[1])).collect::<Vec<Point>>());
+        let Some(exterior) = rings.next() else { continue };
+        let holes: Vec<Vec<Point>> = rings.collect();
+        let a = ring_area(&exterior) + holes.iter().map(|h| ring_area(h)).sum::<f64>();
+        if best.as_ref().is_none_or(|b| a > b.0) {
+            best = Some((a, Polygon { exterior, holes }));
+        }
+    }
+    best.map(|b| b.1).unwrap_or_default()
+}
 
 /// `subj` combined with `clip` by `rule`, filled by `fill`, as OGC-valid shapes.
 pub(crate) fn overlay<R0, R1>(subj: &R0, clip: &R1, rule: OverlayRule, fill: FillRule) -> Shapes

@@ -15,6 +15,7 @@ use crate::flatten::flatten_road;
 use crate::geom::{dedup_ring, ring_area, Line, COINCIDENT_SHARE};
 use crate::graph::{build_graph, Graph, RoadLine, UnionFind};
 use crate::junction::{build_junction, strip, ArmIn, JunctionOut};
+use crate::overlay::{ccw_contour, contour, largest, shape};
 use crate::types::*;
 use crate::{Error, Settings};
 
@@ -216,14 +217,6 @@ fn compute_base(g: &Graph, base: &Base, settings: &Settings) -> JunctionOut {
     build_junction(center, &arm_in, &extra, settings)
 }
 
-fn ring_contour(r: &[Point]) -> Vec<[f64; 2]> {
-    let mut v: Vec<[f64; 2]> = r.iter().map(|p| [p.x, p.y]).collect();
-    if ring_area(r) < 0.0 {
-        v.reverse();
-    }
-    v
-}
-
 /// Stages 3 to 5: base junctions, then groups of bases that overlap.
 fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Layout {
     let n_nodes = g.nodes.len();
@@ -423,7 +416,7 @@ fn group_polygons(
                 .iter()
                 .filter(|p| p.exterior.len() >= 3)
                 .map(|p| {
-                    std::iter::once(ring_contour(&p.exterior))
+                    std::iter::once(ccw_contour(&p.exterior))
                         .chain(p.holes.iter().map(|h| h.iter().map(|q| [q.x, q.y]).collect()))
                         .collect()
                 })
@@ -438,7 +431,7 @@ fn group_polygons(
                 let mut r = strip(&e.line, a, b, 0.5 * g.roads[e.road].width);
                 dedup_ring(&mut r);
                 if r.len() >= 3 {
-                    parts.push(ring_contour(&r));
+                    parts.push(ccw_contour(&r));
                 }
             }
             shapes_in.extend(parts.into_iter().map(|c| vec![c]));
@@ -533,9 +526,6 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
         .filter_map(|(i, p)| bbox(&p.exterior).map(|b| GeomWithData::new(Rectangle::from_aabb(b), i)))
         .collect();
     let tree = RTree::bulk_load(entries);
-    let shape = |p: &Polygon| -> Vec<Vec<[f64; 2]>> {
-        std::iter::once(&p.exterior).chain(p.holes.iter()).map(|r| r.iter().map(|q| [q.x, q.y]).collect()).collect()
-    };
     let pairs: Vec<Vec<(usize, usize)>> = polys
         .par_iter()
         .enumerate()
@@ -684,26 +674,10 @@ fn clean_polygon(mut ring: Vec<Point>) -> Polygon {
     if ring_area(&ring) > 0.0 && crate::validate::ring_is_simple(&ring) {
         return Polygon { exterior: ring, holes: Vec::new() };
     }
-    let subj = vec![ring.iter().map(|p| [p.x, p.y]).collect::<Vec<[f64; 2]>>()];
+    let subj = vec![contour(&ring)];
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
     let shapes = crate::overlay::overlay(&subj, &empty, OverlayRule::Subject, FillRule::NonZero);
     largest(shapes)
-}
-
-/// The largest shape of an overlay result, as a polygon.
-pub(crate) fn largest(shapes: Vec<Vec<Vec<[f64; 2]>>>) -> Polygon {
-    let mut best: Option<(f64, Polygon)> = None;
-    for shape in shapes {
-        let mut rings =
-            shape.into_iter().map(|c| c.into_iter().map(|p| Point::new(p[0], p[1])).collect::<Vec<Point>>());
-        let Some(exterior) = rings.next() else { continue };
-        let holes: Vec<Vec<Point>> = rings.collect();
-        let a = ring_area(&exterior) + holes.iter().map(|h| ring_area(h)).sum::<f64>();
-        if best.as_ref().is_none_or(|b| a > b.0) {
-            best = Some((a, Polygon { exterior, holes }));
-        }
-    }
-    best.map(|b| b.1).unwrap_or_default()
 }
 
 /// The carriageway of a closed road with no junction: a ring between its two curbs.
@@ -750,10 +724,7 @@ fn loop_polygon(line: &Line, half: f64) -> Polygon {
     if crate::validate::check_polygon(&candidate).is_ok() {
         return candidate;
     }
-    let subj: Vec<Vec<[f64; 2]>> = std::iter::once(&candidate.exterior)
-        .chain(candidate.holes.iter())
-        .map(|r| r.iter().map(|p| [p.x, p.y]).collect())
-        .collect();
+    let subj = shape(&candidate);
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
     largest(crate::overlay::overlay(&subj, &empty, OverlayRule::Subject, FillRule::NonZero))
 }
