@@ -16,15 +16,18 @@ mod error;
 mod geom;
 mod graph;
 mod junction;
+mod mesh_types;
 mod overlay;
 mod pipeline;
 mod settings;
 mod types;
 
 pub mod flatten;
+pub mod triangulate;
 pub mod validate;
 
 pub use error::Error;
+pub use mesh_types::*;
 pub use pipeline::build;
 pub use settings::Settings;
 pub use types::*;

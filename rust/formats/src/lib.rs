@@ -6,6 +6,7 @@
 //! [`Network`]: roadgen_core::Network
 
 mod geojson;
+mod gltf;
 mod preview;
 mod read;
 
