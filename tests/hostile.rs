@@ -13,6 +13,7 @@ fn pl(id: &str, w: f64, pts: &[(f64, f64)]) -> Road {
         layer: 0,
         closed: false,
         has_height: false,
+        profile: Default::default(),
         geometry: RoadGeometry::Polyline(pts.iter().map(|&(x, y)| Point3::new(x, y, 0.0)).collect()),
     }
 }

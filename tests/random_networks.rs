@@ -31,6 +31,7 @@ fn polyline(id: String, width: f64, pts: Vec<(f64, f64)>) -> Road {
         layer: 0,
         closed: false,
         has_height: false,
+        profile: Default::default(),
         geometry: RoadGeometry::Polyline(pts.into_iter().map(|(x, y)| Point3::new(x, y, 0.0)).collect()),
     }
 }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
-use roadgen_core::{build, Settings};
+use roadgen_core::{build, Profile, Settings};
 use roadgen_formats::{read_file, render_preview, write_geojson, Format, PreviewOptions, ReadOptions};
 
 /// Turns road centerlines into a street network: junctions, road pieces and city blocks.
@@ -59,6 +59,15 @@ struct Generate {
     /// Roads with a coordinate or width beyond this are left out with a diagnostic (metres).
     #[arg(long, default_value_t = Settings::default().max_coordinate)]
     max_coordinate: f64,
+    /// Curb height above the carriageway, for roads that do not set their own (metres).
+    #[arg(long, default_value_t = Profile::default().curb_height)]
+    curb_height: f64,
+    /// Width of the curb's top (metres).
+    #[arg(long, default_value_t = Profile::default().curb_width)]
+    curb_width: f64,
+    /// Sidewalk width on each side of a road, for roads that do not set their own (metres).
+    #[arg(long, default_value_t = Profile::default().sidewalk_left)]
+    sidewalk_width: f64,
     /// Stop at the first bad road instead of leaving it out with a diagnostic.
     #[arg(long)]
     strict: bool,
@@ -79,6 +88,12 @@ fn generate(args: &Generate) -> Result<String, String> {
         merge_distance: args.merge_distance,
         min_block_area: args.min_block_area,
         max_coordinate: args.max_coordinate,
+        profile: Profile {
+            curb_height: args.curb_height,
+            curb_width: args.curb_width,
+            sidewalk_left: args.sidewalk_width,
+            sidewalk_right: args.sidewalk_width,
+        },
         strict: args.strict,
     };
     let t_build = Instant::now();

@@ -29,5 +29,5 @@ pub mod validate;
 pub use error::Error;
 pub use mesh_types::*;
 pub use pipeline::build;
-pub use settings::Settings;
+pub use settings::{Profile, Settings};
 pub use types::*;

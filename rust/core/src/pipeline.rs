@@ -28,7 +28,7 @@ use crate::{Error, Settings};
 /// ```
 /// use roadgen_core::{build, Input, Point3, Road, RoadGeometry, Settings};
 /// let road = |id: &str, a: (f64, f64), b: (f64, f64)| Road {
-///     id: id.into(), width: 7.0, layer: 0, closed: false, has_height: false,
+///     id: id.into(), width: 7.0, layer: 0, closed: false, has_height: false, profile: Default::default(),
 ///     geometry: RoadGeometry::Polyline(vec![Point3::new(a.0, a.1, 0.0), Point3::new(b.0, b.1, 0.0)]),
 /// };
 /// let input = Input { roads: vec![road("a", (-100.0, 0.0), (100.0, 0.0)), road("b", (0.0, -100.0), (0.0, 100.0))] };

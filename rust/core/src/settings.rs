@@ -1,5 +1,45 @@
 //! The pipeline's settings: every length is named here, in metres, with its default.
 
+/// The cross-section of a road beside its carriageway, metres: a curb, then a sidewalk, on
+/// each side. The carriageway's width is the road's own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Profile {
+    /// Height of the curb (and of sidewalks and block platforms) above the carriageway.
+    /// Default 0.15.
+    pub curb_height: f64,
+    /// Width of the curb's top, from the curb line outwards. Default 0.3.
+    pub curb_width: f64,
+    /// Sidewalk width on the left of a road, looking along it (0 allowed). Default 2.0.
+    pub sidewalk_left: f64,
+    /// Sidewalk width on the right of a road (0 allowed). Default 2.0.
+    pub sidewalk_right: f64,
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Self { curb_height: 0.15, curb_width: 0.3, sidewalk_left: 2.0, sidewalk_right: 2.0 }
+    }
+}
+
+impl Profile {
+    /// This profile with a road's overrides applied.
+    pub fn with(self, o: &crate::ProfileOverride) -> Self {
+        Self {
+            curb_height: o.curb_height.unwrap_or(self.curb_height),
+            curb_width: o.curb_width.unwrap_or(self.curb_width),
+            sidewalk_left: o.sidewalk_left.unwrap_or(self.sidewalk_left),
+            sidewalk_right: o.sidewalk_right.unwrap_or(self.sidewalk_right),
+        }
+    }
+
+    /// True when every length is finite and not negative.
+    pub fn is_valid(&self) -> bool {
+        [self.curb_height, self.curb_width, self.sidewalk_left, self.sidewalk_right]
+            .iter()
+            .all(|v| v.is_finite() && *v >= 0.0)
+    }
+}
+
 /// Settings of the pipeline. Every length is in metres; build with [`Settings::default`] and
 /// change what you need.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,6 +66,8 @@ pub struct Settings {
     /// with a diagnostic, metres. Double precision still resolves a micrometre there, and the
     /// polygon booleans need bounded coordinates. Default 1e9 (a million kilometres).
     pub max_coordinate: f64,
+    /// The default cross-section profile (curbs and sidewalks); roads may override it.
+    pub profile: Profile,
     /// Stop with an error at the first bad road instead of leaving it out with a diagnostic.
     /// Default false.
     pub strict: bool,
@@ -41,6 +83,7 @@ impl Default for Settings {
             merge_distance: 0.0,
             min_block_area: 1.0,
             max_coordinate: 1e9,
+            profile: Profile::default(),
             strict: false,
         }
     }
@@ -58,6 +101,9 @@ impl Settings {
             ("min_block_area", self.min_block_area, self.min_block_area >= 0.0),
             ("max_coordinate", self.max_coordinate, self.max_coordinate > 0.0 && self.max_coordinate <= 1e15),
         ];
+        if !self.profile.is_valid() {
+            return Err(crate::Error::BadSetting { name: "profile", value: f64::NAN });
+        }
         for (name, value, ok) in checks {
             if !value.is_finite() || !ok {
                 return Err(crate::Error::BadSetting { name, value });

@@ -82,6 +82,20 @@ pub enum RoadGeometry {
     Spline(Vec<SplinePoint>),
 }
 
+/// Per-road changes to the default cross-section profile ([`crate::Profile`]); `None` keeps
+/// the default. Metres.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ProfileOverride {
+    /// Height of the curb above the carriageway.
+    pub curb_height: Option<f64>,
+    /// Width of the curb's top.
+    pub curb_width: Option<f64>,
+    /// Sidewalk width on the left, looking along the road.
+    pub sidewalk_left: Option<f64>,
+    /// Sidewalk width on the right, looking along the road.
+    pub sidewalk_right: Option<f64>,
+}
+
 /// One input road: a centerline with a width.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Road {
@@ -97,6 +111,8 @@ pub struct Road {
     pub has_height: bool,
     /// The centerline.
     pub geometry: RoadGeometry,
+    /// Changes to the default cross-section profile for this road.
+    pub profile: ProfileOverride,
 }
 
 /// Everything the pipeline needs to know about the input.

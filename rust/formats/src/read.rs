@@ -16,7 +16,7 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use roadgen_core::{Input, Point, Point3, PointKind, Road, RoadGeometry, SplinePoint};
+use roadgen_core::{Input, Point, Point3, PointKind, ProfileOverride, Road, RoadGeometry, SplinePoint};
 use serde_json::{Map, Value};
 
 /// An input file format.
@@ -439,7 +439,27 @@ fn read_road(cx: &Cx<'_>, index: usize, value: &Value, frame: &Frame, opts: &Rea
         (Some(p), None) => read_polyline(cx, &place, p, frame)?,
         (None, Some(s)) => read_spline(cx, &place, s, frame)?,
     };
-    Ok(Road { id, width, layer, closed, has_height, geometry })
+    let profile = match obj.get("profile") {
+        None | Some(Value::Null) => ProfileOverride::default(),
+        Some(Value::Object(p)) => {
+            let length = |key: &str| -> Result<Option<f64>, ReadError> {
+                match opt_number(cx, &place, p, key)? {
+                    Some(v) if v.is_finite() && v >= 0.0 => Ok(Some(v * frame.metres_per_unit)),
+                    Some(v) => Err(cx.invalid(&place, format!("profile \"{key}\" must be a length of 0 or more, found {v}"))),
+                    None => Ok(None),
+                }
+            };
+            let both = length("sidewalk")?;
+            ProfileOverride {
+                curb_height: length("curb_height")?,
+                curb_width: length("curb_width")?,
+                sidewalk_left: length("sidewalk_left")?.or(both),
+                sidewalk_right: length("sidewalk_right")?.or(both),
+            }
+        }
+        Some(v) => return Err(cx.invalid(&place, format!("\"profile\" must be an object, found {}", kind(v)))),
+    };
+    Ok(Road { id, width, layer, closed, has_height, geometry, profile })
 }
 
 /// A value for messages: its kind, or the number itself.
@@ -792,6 +812,7 @@ fn read_unreal_spline(
         closed,
         has_height: true,
         geometry: RoadGeometry::Spline(points),
+        profile: ProfileOverride::default(),
     })
 }
 
@@ -828,6 +849,7 @@ fn read_point_cloud(cx: &Cx<'_>, top: &Map<String, Value>, opts: &ReadOptions) -
                     closed: false,
                     has_height: true,
                     geometry: RoadGeometry::Polyline(Vec::new()),
+                    profile: ProfileOverride::default(),
                 });
                 roads.len() - 1
             }
