@@ -19,13 +19,52 @@ use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
 use crate::geom::{orient, ring_area};
-use crate::overlay::{contour, Contour};
+use crate::overlay::{contour, shape, Contour};
 use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon};
+use crate::validate::polygon_area;
 use crate::Settings;
+use i_overlay::mesh::float::outline::offset::OutlineOffset;
+use i_overlay::mesh::float::style::{LineJoin, OutlineStyle};
 
 fn to_ring(c: &[[f64; 2]]) -> Vec<Point> {
     c.iter().map(|p| Point::new(p[0], p[1])).collect()
 }
+
+/// The lots of a block: the block inset by its sidewalk band (`band` metres wide, measured from
+/// the curb line), parts smaller than the minimum block area left out.
+fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
+    if !(band > 0.0) {
+        return vec![block.clone()];
+    }
+    let style = OutlineStyle::new(-band).line_join(LineJoin::Round(ROUND_JOIN_STEP));
+    let shapes = shape(block).outline(&style);
+    let mut lots: Vec<Polygon> = shapes
+        .into_iter()
+        .map(|sh| {
+            let mut rings = sh.into_iter().map(|c| to_ring(&c));
+            let exterior = rings.next().unwrap_or_default();
+            Polygon { exterior, holes: rings.collect() }
+        })
+        .filter(|p| p.exterior.len() >= 3 && polygon_area(p) >= settings.min_block_area)
+        .collect();
+    lots.sort_by(|a, b| {
+        let ka = a
+            .exterior
+            .iter()
+            .map(|p| (p.x, p.y))
+            .fold((f64::INFINITY, f64::INFINITY), |m, q| if q < m { q } else { m });
+        let kb = b
+            .exterior
+            .iter()
+            .map(|p| (p.x, p.y))
+            .fold((f64::INFINITY, f64::INFINITY), |m, q| if q < m { q } else { m });
+        ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+    });
+    lots
+}
+
+/// Round joins of the lot outline: the longest arc piece as a share of its radius (radians).
+const ROUND_JOIN_STEP: f64 = 0.25;
 
 /// Extracts the blocks of a network whose junctions and road pieces are built.
 pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Block> {
@@ -96,6 +135,7 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
             });
             continue;
         }
+        let mut profile = settings.profile;
         let base = match tree.nearest_neighbor([corner.x, corner.y]) {
             Some(seg) => {
                 let (pi, k) = seg.data;
@@ -108,12 +148,18 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
                 let d = b.sub(a);
                 let t = if d.dot(d) > 0.0 { (corner.sub(a).dot(d) / d.dot(d)).clamp(0.0, 1.0) } else { 0.0 };
                 s += d.len() * t;
-                let side = if orient(a, b, corner) > 0.0 { "L" } else { "R" };
-                format!("b/{}/{:.1}/{}", piece.road, s, side)
+                let left = orient(a, b, corner) > 0.0;
+                profile = piece.profile;
+                let walk = if left { profile.sidewalk_left } else { profile.sidewalk_right };
+                profile.sidewalk_left = walk;
+                profile.sidewalk_right = walk;
+                format!("b/{}/{:.1}/{}", piece.road, s, if left { "L" } else { "R" })
             }
             None => format!("b/@{:.2},{:.2}", corner.x, corner.y),
         };
-        out.push((base, corner, Block { id: String::new(), polygon: Polygon { exterior, holes }, area }));
+        let polygon = Polygon { exterior, holes };
+        let lots = lots_of(&polygon, profile.curb_width + profile.sidewalk_left, settings);
+        out.push((base, corner, Block { id: String::new(), polygon, area, profile, lots }));
     }
     // Deterministic ids whatever order the overlay returned the shapes in.
     out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)).then(a.1.y.total_cmp(&b.1.y)));

@@ -465,7 +465,15 @@ mod tests {
     }
 
     fn road(geometry: RoadGeometry, closed: bool) -> Road {
-        Road { id: "r7".to_owned(), width: 8.0, layer: 0, closed, has_height: true, geometry, profile: Default::default() }
+        Road {
+            id: "r7".to_owned(),
+            width: 8.0,
+            layer: 0,
+            closed,
+            has_height: true,
+            geometry,
+            profile: Default::default(),
+        }
     }
 
     fn spline(points: &[Point3], kind: PointKind, closed: bool) -> Road {

@@ -22,6 +22,7 @@ pub(crate) struct RoadLine {
     pub(crate) layer: i32,
     pub(crate) closed: bool,
     pub(crate) has_height: bool,
+    pub(crate) profile: crate::Profile,
     /// The centerline; for a closed road the last point repeats the first.
     pub(crate) line: Line,
     /// Kept range of arc length (an overshoot trims it).

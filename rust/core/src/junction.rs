@@ -297,6 +297,43 @@ pub(crate) fn strip(line: &Line, s0: f64, s1: f64, half: f64) -> Vec<Point> {
     ring
 }
 
+/// Like [`strip`], with a half-disc cap of radius `half` beyond `s0` and/or `s1` (a dead end),
+/// its arc within `tolerance` of the circle.
+pub(crate) fn strip_capped(line: &Line, s0: f64, s1: f64, half: f64, caps: [bool; 2], tolerance: f64) -> Vec<Point> {
+    let mut ring = strip(line, s0, s1, half);
+    if !caps[0] && !caps[1] {
+        return ring;
+    }
+    // Half a turn counter-clockwise around the centerline point at `s`, starting on `side`,
+    // strictly between the two mouth corners.
+    let arc = |s: f64, side: Side| -> Vec<Point> {
+        let c = line.point_at(s).xy();
+        let n = line.dir(line.segment_at(s)).perp();
+        let start = if side == Side::Right { n.scale(-1.0) } else { n };
+        let a0 = start.y.atan2(start.x);
+        let steps = arc_steps(half, std::f64::consts::PI, tolerance);
+        (1..steps)
+            .map(|k| {
+                let a = a0 + std::f64::consts::PI * k as f64 / steps as f64;
+                Point::new(c.x + half * a.cos(), c.y + half * a.sin())
+            })
+            .collect()
+    };
+    let right_end = offset_at(line, s1, half, Side::Right);
+    if caps[1] {
+        // Between the right and the left corner of the end mouth.
+        if let Some(i) = ring.iter().position(|p| *p == right_end) {
+            let pts = arc(s1, Side::Right);
+            ring.splice(i + 1..i + 1, pts);
+        }
+    }
+    if caps[0] {
+        // After the left corner of the start mouth, which closes the ring.
+        ring.extend(arc(s0, Side::Left));
+    }
+    ring
+}
+
 /// Convex hull (Andrew's monotone chain), counter-clockwise.
 fn convex_hull(pts: &[Point]) -> Vec<Point> {
     let mut p: Vec<Point> = pts.iter().copied().filter(|q| q.is_finite()).collect();

@@ -16,6 +16,7 @@ mod error;
 mod geom;
 mod graph;
 mod junction;
+mod mesh;
 mod mesh_types;
 mod overlay;
 mod pipeline;
@@ -27,6 +28,7 @@ pub mod triangulate;
 pub mod validate;
 
 pub use error::Error;
+pub use mesh::build_meshes;
 pub use mesh_types::*;
 pub use pipeline::build;
 pub use settings::{Profile, Settings};

@@ -24,8 +24,7 @@ pub enum MaterialSlot {
 
 impl MaterialSlot {
     /// Every slot, in numeric order.
-    pub const ALL: [MaterialSlot; 5] =
-        [Self::Carriageway, Self::Curb, Self::Sidewalk, Self::Junction, Self::Block];
+    pub const ALL: [MaterialSlot; 5] = [Self::Carriageway, Self::Curb, Self::Sidewalk, Self::Junction, Self::Block];
 
     /// The slot's name as written in outputs (`snake_case`).
     pub const fn as_str(self) -> &'static str {

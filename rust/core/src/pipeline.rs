@@ -14,7 +14,7 @@ use crate::curb::{offset_at, Side};
 use crate::flatten::flatten_road;
 use crate::geom::{dedup_ring, ring_area, Line, COINCIDENT_SHARE};
 use crate::graph::{build_graph, Graph, RoadLine, UnionFind};
-use crate::junction::{build_junction, strip, ArmIn, JunctionOut};
+use crate::junction::{build_junction, strip, strip_capped, ArmIn, JunctionOut};
 use crate::overlay::{ccw_contour, contour, largest, shape};
 use crate::types::*;
 use crate::{Error, Settings};
@@ -43,7 +43,7 @@ pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
     let roads = prepare_roads(input, settings, &mut diags)?;
     let (graph, mut uf) = build_graph(roads, settings, &mut diags);
     let layout = settle_junctions(&graph, &mut uf, settings, &mut diags);
-    let mut net = assemble(&graph, &layout);
+    let mut net = assemble(&graph, &layout, settings.tolerance);
     net.blocks = extract_blocks(&net, settings, &mut diags);
     diags.sort_by(|a, b| {
         a.code
@@ -96,6 +96,10 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
             skip(road, None, "another road has the same id".into(), settings, diags)?;
             continue;
         }
+        if !settings.profile.with(&road.profile).is_valid() {
+            skip(road, None, "profile lengths must be finite and not negative".into(), settings, diags)?;
+            continue;
+        }
         if !(road.width.is_finite() && road.width > 0.0 && road.width <= settings.max_coordinate) {
             skip(
                 road,
@@ -131,6 +135,7 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
             layer: road.layer,
             closed: road.closed,
             has_height: road.has_height,
+            profile: settings.profile.with(&road.profile),
             line,
             lo: 0.0,
             hi: len,
@@ -551,7 +556,7 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
 }
 
 /// Stage 6 and the features: junctions and road pieces with their ids.
-fn assemble(g: &Graph, layout: &Layout) -> Network {
+fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> Network {
     // Junction ids: the smallest (road id, position) among the stops of the cluster.
     let mut junctions = Vec::new();
     let mut jid: BTreeMap<usize, String> = BTreeMap::new();
@@ -632,8 +637,12 @@ fn assemble(g: &Graph, layout: &Layout) -> Network {
             let road = &g.roads[e.road];
             let half = 0.5 * road.width;
             let whole_loop = road.closed && e.n0.is_none() && e.n1.is_none();
-            let polygon =
-                if whole_loop { loop_polygon(&e.line, half) } else { clean_polygon(strip(&e.line, a, b, half)) };
+            let caps = [!road.closed && e.n0.is_none(), !road.closed && e.n1.is_none()];
+            let polygon = if whole_loop {
+                loop_polygon(&e.line, half)
+            } else {
+                clean_polygon(strip_capped(&e.line, a, b, half, caps, tolerance))
+            };
             (polygon.exterior.len() >= 3).then(|| RoadPiece {
                 id,
                 road: road.id.clone(),
@@ -643,6 +652,7 @@ fn assemble(g: &Graph, layout: &Layout) -> Network {
                 end: e.s0 + b,
                 centerline: e.line.cut(a, b),
                 width: road.width,
+                profile: road.profile,
                 polygon,
             })
         })

@@ -1,1 +1,622 @@
-//! Placeholder; replaced by the constrained triangulation.
+//! Constrained Delaunay triangulation of a polygon with holes, for mesh surfaces (junction
+//! carriageways, block tops).
+//!
+//! ## How
+//! 1. Every ring vertex is inserted into a [`spade::ConstrainedDelaunayTriangulation`]; identical
+//!    points become one vertex.
+//! 2. Every ring edge is added as a constraint, in ring order (exterior first, then the holes).
+//!    Zero-length edges are skipped, and so is an edge that would cross a constraint already
+//!    added (only possible for rings that are not simple): spade's `try_add_constraint` refuses
+//!    it without changing anything.
+//! 3. Delaunay refinement (spade's `refine`) adds Steiner points *inside* the polygon to lift
+//!    small angles: angle bound [`REFINE_ANGLE_DEG`], at most [`REFINE_VERTEX_FACTOR`] × the
+//!    number of distinct input vertices added, triangles under [`REFINE_MIN_AREA`] left alone,
+//!    faces outside the polygon ignored. Constraint edges are **never split**: spade computes split
+//!    points in floating point (`a·w + b·(1 − w)`), which in general are not exactly on the
+//!    segment, and even an exactly collinear extra vertex would make a T-junction with the
+//!    neighbouring road piece's mesh. So the boundary of the mesh is exactly the input rings'
+//!    edges, and every Steiner point is strictly inside the polygon. The price: a triangle on a
+//!    long boundary edge whose circumcentre lies beyond that edge cannot be improved.
+//! 4. The faces inside the polygon are found by a flood fill from the outer face that counts the
+//!    constraint edges crossed (fewest crossings; odd = inside). This is purely topological, so
+//!    no rounding can drop a triangle at the boundary.
+//! 5. Triangles with area below [`MIN_TRIANGLE_AREA`] are left out; the rest are
+//!    counter-clockwise (spade's faces are, by exact predicates) and index a compact vertex list.
+//!
+//! Never panics: coordinates spade cannot take (NaN, infinite, beyond
+//! [`spade::MAX_ALLOWED_VALUE`], or non-zero below [`spade::MIN_ALLOWED_VALUE`]) give an empty
+//! result; refinement only runs when every coordinate is within [`REFINE_MAX_COORD`], where
+//! every circumcentre spade computes for a triangle it may refine is finite.
+
+use std::collections::VecDeque;
+
+use spade::handles::{FixedFaceHandle, InnerTag};
+use spade::{
+    AngleLimit, ConstrainedDelaunayTriangulation, HasPosition, Point2, RefinementParameters, Triangulation as _,
+};
+
+use crate::types::{Point, Polygon};
+
+/// Triangles that are smaller than this (square metres) are left out: they would be invisible
+/// and only harm normals and UVs.
+pub const MIN_TRIANGLE_AREA: f64 = 1e-6;
+
+/// Refinement tries to make every angle at least this large, degrees (except where the input's
+/// own angles or the unsplittable boundary edges prevent it).
+pub const REFINE_ANGLE_DEG: f64 = 20.0;
+
+/// Refinement adds at most this many Steiner points per distinct input vertex.
+pub const REFINE_VERTEX_FACTOR: usize = 4;
+
+/// Refinement leaves triangles smaller than this (square metres) alone: splitting them is of no
+/// use to a mesh, and it keeps refinement from producing triangles below
+/// [`MIN_TRIANGLE_AREA`].
+pub const REFINE_MIN_AREA: f64 = 1e-3;
+
+/// Refinement runs only when every coordinate's absolute value is at most this (metres); beyond
+/// it the polygon is triangulated without Steiner points.
+pub const REFINE_MAX_COORD: f64 = 1e12;
+
+/// The result: the vertices used (a subset of the polygon's vertices, plus any Steiner points
+/// added) and counter-clockwise triangles indexing them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Triangulation {
+    /// The vertices, metres: the input vertices used (first, in order of first appearance in the
+    /// rings, exterior first), then the Steiner points used. Input vertices are copied exactly.
+    pub vertices: Vec<Point>,
+    /// Triangles as indices into `vertices`, each counter-clockwise (positive signed area) and of
+    /// area at least [`MIN_TRIANGLE_AREA`].
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// Shape statistics of a triangulation (for tests and reports).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TriangleQuality {
+    /// Smallest interior angle over all triangles, degrees (0 when there are no triangles).
+    pub min_angle_deg: f64,
+    /// Smallest triangle area, square metres (0 when there are no triangles).
+    pub min_area: f64,
+    /// Number of triangles.
+    pub count: usize,
+}
+
+/// A vertex in spade's triangulation. Constructing one from a position (what refinement does
+/// for its Steiner points) flushes coordinates too small for spade to zero, so that inserting
+/// a Steiner point cannot fail.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Vertex(Point2<f64>);
+
+impl HasPosition for Vertex {
+    type Scalar = f64;
+
+    fn position(&self) -> Point2<f64> {
+        self.0
+    }
+}
+
+impl From<Point2<f64>> for Vertex {
+    fn from(p: Point2<f64>) -> Self {
+        Self(spade::mitigate_underflow(p))
+    }
+}
+
+type Cdt = ConstrainedDelaunayTriangulation<Vertex>;
+
+/// Triangulates `poly` (exterior + holes). Never panics. Deterministic (same input → same
+/// output). Degenerate input gives what can be had, possibly nothing: fewer than three distinct
+/// points or all points on a line give no triangles; crossing rings keep the constraints added
+/// first; coordinates spade cannot take give an empty result.
+pub fn triangulate(poly: &Polygon) -> Triangulation {
+    triangulate_with(poly, true)
+}
+
+/// [`triangulate`], with refinement switched off when `refine` is false.
+fn triangulate_with(poly: &Polygon, refine: bool) -> Triangulation {
+    let rings: Vec<&[Point]> =
+        std::iter::once(poly.exterior.as_slice()).chain(poly.holes.iter().map(Vec::as_slice)).collect();
+    let valid = |p: &Point| spade::validate_coordinate(p.x).is_ok() && spade::validate_coordinate(p.y).is_ok();
+    if !rings.iter().all(|r| r.iter().all(valid)) {
+        return Triangulation::default();
+    }
+
+    let Some(mut cdt) = build_cdt(&rings) else {
+        return Triangulation::default();
+    };
+    let input_vertices = cdt.num_vertices();
+    if input_vertices < 3 || cdt.num_inner_faces() == 0 {
+        return Triangulation::default();
+    }
+
+    let small = rings.iter().all(|r| r.iter().all(|p| p.x.abs() <= REFINE_MAX_COORD && p.y.abs() <= REFINE_MAX_COORD));
+    if refine && small {
+        let params = RefinementParameters::<f64>::new()
+            .with_angle_limit(AngleLimit::from_deg(REFINE_ANGLE_DEG))
+            .with_min_required_area(REFINE_MIN_AREA)
+            .with_max_additional_vertices(input_vertices.saturating_mul(REFINE_VERTEX_FACTOR))
+            .keep_constraint_edges()
+            .exclude_outer_faces(true);
+        cdt.refine(params);
+    }
+
+    collect(&cdt)
+}
+
+/// Inserts the rings' vertices and edges. `None` if spade refuses a vertex (not expected after
+/// the coordinate check, but handled).
+fn build_cdt(rings: &[&[Point]]) -> Option<Cdt> {
+    let mut cdt = Cdt::new();
+    let mut handles: Vec<Vec<spade::handles::FixedVertexHandle>> = Vec::with_capacity(rings.len());
+    for ring in rings {
+        let mut hs = Vec::with_capacity(ring.len());
+        for p in ring.iter() {
+            // An identical point lands on the existing vertex and gets its handle.
+            hs.push(cdt.insert(Vertex(Point2::new(p.x, p.y))).ok()?);
+        }
+        handles.push(hs);
+    }
+    for hs in &handles {
+        if hs.len() < 2 {
+            continue;
+        }
+        for i in 0..hs.len() {
+            let (a, b) = (hs[i], hs[(i + 1) % hs.len()]);
+            if a == b || cdt.exists_constraint(a, b) {
+                continue;
+            }
+            // Refused (nothing changed) when it would cross a constraint already there.
+            let _ = cdt.try_add_constraint(a, b);
+        }
+    }
+    Some(cdt)
+}
+
+/// The inside faces (odd number of constraint crossings from the outer face), as a compact
+/// triangulation without the too-small triangles.
+fn collect(cdt: &Cdt) -> Triangulation {
+    let inside = inside_faces(cdt);
+    let mut map: Vec<Option<u32>> = vec![None; cdt.num_vertices()];
+    let mut used: Vec<[usize; 3]> = Vec::new();
+    for face in cdt.inner_faces() {
+        if !inside.get(face.fix().index()).copied().unwrap_or(false) {
+            continue;
+        }
+        let vs = face.vertices();
+        let idx = vs.map(|v| v.fix().index());
+        let pos = vs.map(|v| to_point(v.position()));
+        if triangle_area(pos) < MIN_TRIANGLE_AREA {
+            continue;
+        }
+        used.push(idx);
+    }
+    // Vertices in spade's order: the input vertices by first appearance, then Steiner points.
+    for t in &used {
+        for &i in t {
+            if let Some(m) = map.get_mut(i) {
+                *m = Some(0);
+            }
+        }
+    }
+    let mut vertices = Vec::new();
+    for (v, m) in cdt.vertices().zip(map.iter_mut()) {
+        if m.is_some() {
+            let Ok(k) = u32::try_from(vertices.len()) else {
+                return Triangulation::default();
+            };
+            *m = Some(k);
+            vertices.push(to_point(v.position()));
+        }
+    }
+    let mut triangles = Vec::with_capacity(used.len());
+    for t in used {
+        let mut out = [0u32; 3];
+        for (o, i) in out.iter_mut().zip(t) {
+            match map.get(i).copied().flatten() {
+                Some(k) => *o = k,
+                None => return Triangulation::default(),
+            }
+        }
+        triangles.push(out);
+    }
+    Triangulation { vertices, triangles }
+}
+
+/// For each face (by index; the outer face is 0): whether it is inside the polygon, i.e. the
+/// fewest constraint edges crossed on a path from the outer face is odd (0-1 breadth-first
+/// search: crossing an ordinary edge costs 0, a constraint edge 1).
+fn inside_faces(cdt: &Cdt) -> Vec<bool> {
+    let n = cdt.num_all_faces();
+    let mut handles: Vec<Option<FixedFaceHandle<InnerTag>>> = vec![None; n];
+    for f in cdt.fixed_inner_faces() {
+        if let Some(slot) = handles.get_mut(f.index()) {
+            *slot = Some(f);
+        }
+    }
+    let mut dist: Vec<u32> = vec![u32::MAX; n];
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    for edge in cdt.convex_hull() {
+        // The outer face is left of a hull edge; the inner face right of it.
+        if let Some(face) = edge.rev().face().as_inner() {
+            relax(&mut dist, &mut queue, 0, face.fix().index(), edge.is_constraint_edge());
+        }
+    }
+    while let Some(f) = queue.pop_front() {
+        let d = dist.get(f).copied().unwrap_or(u32::MAX);
+        let Some(Some(handle)) = handles.get(f).copied() else {
+            continue;
+        };
+        for edge in cdt.face(handle).adjacent_edges() {
+            if let Some(other) = edge.rev().face().as_inner() {
+                relax(&mut dist, &mut queue, d, other.fix().index(), edge.is_constraint_edge());
+            }
+        }
+    }
+    dist.iter().map(|&d| d != u32::MAX && d % 2 == 1).collect()
+}
+
+/// One step of the 0-1 breadth-first search: reach face `to` from a face at distance `from`.
+fn relax(dist: &mut [u32], queue: &mut VecDeque<usize>, from: u32, to: usize, constraint: bool) {
+    let d = from.saturating_add(u32::from(constraint));
+    if let Some(slot) = dist.get_mut(to) {
+        if d < *slot {
+            *slot = d;
+            if constraint {
+                queue.push_back(to);
+            } else {
+                queue.push_front(to);
+            }
+        }
+    }
+}
+
+fn to_point(p: Point2<f64>) -> Point {
+    Point::new(p.x, p.y)
+}
+
+/// Signed area of a triangle, positive when counter-clockwise.
+fn triangle_area([a, b, c]: [Point; 3]) -> f64 {
+    0.5 * ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x))
+}
+
+/// Smallest angle, area and count of the triangles. A triangle with an index out of range
+/// counts as degenerate (angle 0, area 0). With no triangles, angle and area are 0.
+pub fn quality(t: &Triangulation) -> TriangleQuality {
+    if t.triangles.is_empty() {
+        return TriangleQuality::default();
+    }
+    let mut min_angle = f64::INFINITY;
+    let mut min_area = f64::INFINITY;
+    for tri in &t.triangles {
+        let pts = tri.map(|i| usize::try_from(i).ok().and_then(|i| t.vertices.get(i)).copied());
+        let [Some(a), Some(b), Some(c)] = pts else {
+            min_angle = 0.0;
+            min_area = 0.0;
+            continue;
+        };
+        min_area = min_area.min(triangle_area([a, b, c]));
+        for (p, q, r) in [(a, b, c), (b, c, a), (c, a, b)] {
+            let (ux, uy, vx, vy) = (q.x - p.x, q.y - p.y, r.x - p.x, r.y - p.y);
+            let angle = (ux * vy - uy * vx).abs().atan2(ux * vx + uy * vy).to_degrees();
+            // NaN (non-finite vertices) counts as 0.
+            min_angle = if angle >= min_angle {
+                min_angle
+            } else if angle.is_nan() {
+                0.0
+            } else {
+                angle
+            };
+        }
+    }
+    TriangleQuality { min_angle_deg: min_angle, min_area, count: t.triangles.len() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::{point_in_ring, polygon_area, signed_area};
+
+    fn p(x: f64, y: f64) -> Point {
+        Point::new(x, y)
+    }
+
+    fn poly(exterior: Vec<Point>, holes: Vec<Vec<Point>>) -> Polygon {
+        Polygon { exterior, holes }
+    }
+
+    fn corners(t: &Triangulation, tri: [u32; 3]) -> [Point; 3] {
+        tri.map(|i| t.vertices[i as usize])
+    }
+
+    fn total_area(t: &Triangulation) -> f64 {
+        t.triangles.iter().map(|&tri| triangle_area(corners(t, tri))).sum()
+    }
+
+    fn centroid(c: [Point; 3]) -> Point {
+        p((c[0].x + c[1].x + c[2].x) / 3.0, (c[0].y + c[1].y + c[2].y) / 3.0)
+    }
+
+    /// Indices in range, every triangle counter-clockwise and not too small, every vertex used,
+    /// every vertex an input vertex or strictly inside the polygon, every ring edge kept as a
+    /// triangle edge, no centroid outside the polygon.
+    fn check_valid(poly: &Polygon, t: &Triangulation) {
+        let n = t.vertices.len();
+        let mut used = vec![false; n];
+        for &tri in &t.triangles {
+            for i in tri {
+                assert!((i as usize) < n, "index {i} out of range ({n} vertices)");
+                used[i as usize] = true;
+            }
+            let c = corners(t, tri);
+            let a = triangle_area(c);
+            assert!(a > 0.0, "not counter-clockwise: {c:?}");
+            assert!(a >= MIN_TRIANGLE_AREA, "too small: {c:?}");
+            let m = centroid(c);
+            assert!(point_in_ring(m, &poly.exterior), "centroid {m:?} outside");
+            assert!(poly.holes.iter().all(|h| !point_in_ring(m, h)), "centroid {m:?} in a hole");
+        }
+        assert!(used.iter().all(|&u| u), "unused vertex");
+        let inputs: Vec<Point> = poly.exterior.iter().chain(poly.holes.iter().flatten()).copied().collect();
+        for v in &t.vertices {
+            if !inputs.contains(v) {
+                assert!(point_in_ring(*v, &poly.exterior), "Steiner point {v:?} not strictly inside");
+                assert!(poly.holes.iter().all(|h| !point_in_ring(*v, h)), "Steiner point {v:?} in a hole");
+            }
+        }
+        let mut edges = std::collections::HashSet::new();
+        for &tri in &t.triangles {
+            let c = corners(t, tri);
+            for k in 0..3 {
+                edges.insert([
+                    c[k].x.to_bits(),
+                    c[k].y.to_bits(),
+                    c[(k + 1) % 3].x.to_bits(),
+                    c[(k + 1) % 3].y.to_bits(),
+                ]);
+            }
+        }
+        for ring in std::iter::once(&poly.exterior).chain(poly.holes.iter()) {
+            for i in 0..ring.len() {
+                let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+                let key = [a.x.to_bits(), a.y.to_bits(), b.x.to_bits(), b.y.to_bits()];
+                assert!(edges.contains(&key), "ring edge {a:?} -> {b:?} is not a triangle edge");
+            }
+        }
+    }
+
+    fn square(x0: f64, y0: f64, side: f64) -> Vec<Point> {
+        vec![p(x0, y0), p(x0 + side, y0), p(x0 + side, y0 + side), p(x0, y0 + side)]
+    }
+
+    /// A cross of two roads 10 m wide with arms 20 m long and four quarter-circle fillets of
+    /// radius 5 m, 24 points each.
+    fn junction() -> Polygon {
+        let (h, r, l) = (5.0, 5.0, 20.0);
+        let mut piece = vec![p(l, -h), p(l, h)];
+        for k in 0..24 {
+            let a = std::f64::consts::PI * (1.5 - 0.5 * k as f64 / 23.0);
+            let q = match k {
+                0 => p(h + r, h),
+                23 => p(h, h + r),
+                _ => p(h + r + r * a.cos(), h + r + r * a.sin()),
+            };
+            piece.push(q);
+        }
+        let mut ring = Vec::new();
+        for rot in 0..4 {
+            for &q in &piece {
+                let mut q = q;
+                for _ in 0..rot {
+                    q = p(-q.y, q.x);
+                }
+                ring.push(q);
+            }
+        }
+        poly(ring, vec![])
+    }
+
+    fn circle(n: usize, r: f64) -> Polygon {
+        let ring = (0..n)
+            .map(|k| {
+                let a = 2.0 * std::f64::consts::PI * k as f64 / n as f64;
+                p(r * a.cos(), r * a.sin())
+            })
+            .collect();
+        poly(ring, vec![])
+    }
+
+    #[test]
+    fn square_gives_two_triangles() {
+        let sq = poly(square(0.0, 0.0, 1.0), vec![]);
+        let t = triangulate(&sq);
+        check_valid(&sq, &t);
+        assert_eq!(t.triangles.len(), 2);
+        assert_eq!(t.vertices.len(), 4);
+        assert_eq!(total_area(&t), 1.0);
+        let q = quality(&t);
+        assert_eq!(q.count, 2);
+        assert!((q.min_angle_deg - 45.0).abs() < 1e-9);
+        assert_eq!(q.min_area, 0.5);
+    }
+
+    #[test]
+    fn l_shape_area_is_exact() {
+        let l = poly(vec![p(0.0, 0.0), p(2.0, 0.0), p(2.0, 1.0), p(1.0, 1.0), p(1.0, 2.0), p(0.0, 2.0)], vec![]);
+        let t = triangulate(&l);
+        check_valid(&l, &t);
+        assert_eq!(total_area(&t), 3.0);
+        assert_eq!(t.triangles.len(), 4);
+    }
+
+    #[test]
+    fn square_with_hole() {
+        let mut hole = square(3.0, 3.0, 4.0);
+        hole.reverse();
+        let pl = poly(square(0.0, 0.0, 10.0), vec![hole.clone()]);
+        let t = triangulate(&pl);
+        check_valid(&pl, &t);
+        assert_eq!(total_area(&t), 100.0 - 16.0);
+        for &tri in &t.triangles {
+            assert!(!point_in_ring(centroid(corners(&t, tri)), &hole));
+        }
+        // The same with the hole given counter-clockwise: parity does not care.
+        hole.reverse();
+        let t2 = triangulate(&poly(square(0.0, 0.0, 10.0), vec![hole]));
+        assert_eq!(total_area(&t2), 84.0);
+    }
+
+    #[test]
+    fn two_holes_touching_the_exterior_at_a_point() {
+        // A hole whose corner touches the exterior's edge at a vertex (OGC-valid).
+        let hole1 = vec![p(0.0, 5.0), p(2.0, 7.0), p(2.0, 3.0)];
+        let hole2 = vec![p(5.0, 5.0), p(7.0, 7.0), p(7.0, 5.0)];
+        let ext = vec![p(0.0, 0.0), p(10.0, 0.0), p(10.0, 10.0), p(0.0, 10.0), p(0.0, 5.0)];
+        let pl = poly(ext, vec![hole1, hole2]);
+        assert!(crate::validate::check_polygon(&pl).is_ok());
+        let t = triangulate(&pl);
+        check_valid(&pl, &t);
+        assert!((total_area(&t) - polygon_area(&pl)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn junction_area_orientation_and_angles() {
+        let j = junction();
+        assert!(crate::validate::check_polygon(&j).is_ok());
+        let t = triangulate(&j);
+        check_valid(&j, &t);
+        let shoelace = signed_area(&j.exterior);
+        let area = total_area(&t);
+        assert!(((area - shoelace) / shoelace).abs() < 1e-9, "{area} vs {shoelace}");
+        let q = quality(&t);
+        let raw = quality(&triangulate_with(&j, false));
+        eprintln!("junction: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());
+        assert!(q.min_angle_deg >= raw.min_angle_deg);
+        assert!(q.min_angle_deg > 1.0, "{q:?}");
+        assert!(t.vertices.len() <= j.exterior.len() * (1 + REFINE_VERTEX_FACTOR));
+    }
+
+    #[test]
+    fn circle_area_matches() {
+        let c = circle(500, 50.0);
+        let t = triangulate(&c);
+        check_valid(&c, &t);
+        let shoelace = signed_area(&c.exterior);
+        let area = total_area(&t);
+        assert!(((area - shoelace) / shoelace).abs() < 1e-9, "{area} vs {shoelace}");
+        let q = quality(&t);
+        let raw = quality(&triangulate_with(&c, false));
+        eprintln!("circle: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());
+        assert!(q.min_angle_deg > raw.min_angle_deg, "refinement should help: {q:?} vs {raw:?}");
+        assert!(t.vertices.len() > 500 && t.vertices.len() <= 500 * (1 + REFINE_VERTEX_FACTOR));
+    }
+
+    #[test]
+    fn thin_fan_is_refined() {
+        // A 40 m × 10 m strip with 40 collinear points on the bottom edge: a fan of slivers
+        // without Steiner points.
+        let mut ring: Vec<Point> = (0..=40).map(|k| p(k as f64, 0.0)).collect();
+        ring.extend([p(40.0, 10.0), p(0.0, 10.0)]);
+        let pl = poly(ring, vec![]);
+        let t = triangulate(&pl);
+        check_valid(&pl, &t);
+        assert_eq!(total_area(&t), 400.0);
+        let q = quality(&t);
+        let raw = quality(&triangulate_with(&pl, false));
+        eprintln!("fan: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());
+        assert!(q.min_angle_deg > raw.min_angle_deg);
+    }
+
+    #[test]
+    fn degenerate_inputs_do_not_panic() {
+        let nan = f64::NAN;
+        let cases: Vec<Polygon> = vec![
+            Polygon::default(),
+            poly(vec![p(0.0, 0.0), p(1.0, 0.0)], vec![]),
+            poly(vec![p(0.0, 0.0), p(1.0, 0.0), p(2.0, 0.0)], vec![]),
+            poly(vec![p(1.0, 1.0); 5], vec![]),
+            poly(vec![p(0.0, 0.0), p(1.0, 0.0), p(nan, 1.0)], vec![]),
+            poly(vec![p(0.0, 0.0), p(f64::INFINITY, 0.0), p(0.0, 1.0)], vec![]),
+            poly(vec![p(0.0, 0.0), p(1e61, 0.0), p(0.0, 1e61)], vec![]),
+            poly(vec![p(0.0, 0.0), p(1e-44, 0.0), p(0.0, 1.0)], vec![]),
+            poly(square(0.0, 0.0, 1.0), vec![vec![p(nan, nan)]]),
+            poly(vec![], vec![square(0.0, 0.0, 1.0)]),
+            poly(square(0.0, 0.0, 1e-4), vec![]),
+        ];
+        for c in &cases {
+            let t = triangulate(c);
+            assert!(t.triangles.is_empty(), "{c:?} gave {t:?}");
+            assert!(quality(&t) == TriangleQuality::default());
+        }
+        // Inputs that give something; whatever it is must be well formed.
+        let odd: Vec<Polygon> = vec![
+            // Bow-tie.
+            poly(vec![p(0.0, 0.0), p(1.0, 1.0), p(1.0, 0.0), p(0.0, 1.0)], vec![]),
+            // Clockwise exterior.
+            poly(vec![p(0.0, 0.0), p(0.0, 1.0), p(1.0, 1.0), p(1.0, 0.0)], vec![]),
+            // Repeated points, a spike and a closed ring (first point repeated).
+            poly(
+                vec![p(0.0, 0.0), p(0.0, 0.0), p(2.0, 0.0), p(3.0, 0.0), p(2.0, 0.0), p(2.0, 2.0), p(0.0, 0.0)],
+                vec![],
+            ),
+            // Figure eight touching itself at a vertex.
+            poly(vec![p(0.0, 0.0), p(1.0, 1.0), p(2.0, 0.0), p(2.0, 2.0), p(1.0, 1.0), p(0.0, 2.0)], vec![]),
+            // A hole crossing the exterior, and a hole outside it.
+            poly(square(0.0, 0.0, 2.0), vec![square(1.0, 1.0, 2.0), square(5.0, 5.0, 1.0)]),
+            // Huge but allowed coordinates.
+            poly(vec![p(-1e60, -1e60), p(1e60, -1e60), p(0.0, 1e60)], vec![]),
+            // Near-collinear sliver.
+            poly(vec![p(0.0, 0.0), p(1e3, 1e-12), p(2e3, 0.0), p(1e3, 1e3)], vec![]),
+        ];
+        for c in &odd {
+            let t = triangulate(c);
+            let n = t.vertices.len();
+            for &tri in &t.triangles {
+                assert!(tri.iter().all(|&i| (i as usize) < n));
+                assert!(triangle_area(corners(&t, tri)) >= MIN_TRIANGLE_AREA);
+            }
+            let _ = quality(&t);
+            assert_eq!(t, triangulate(c));
+        }
+        // Bow-tie: the crossing edge is skipped, nothing is enclosed.
+        assert!(triangulate(&odd[0]).triangles.is_empty());
+        // Figure eight: both lobes.
+        assert_eq!(total_area(&triangulate(&odd[3])), 2.0);
+        // Clockwise exterior: still the square.
+        assert_eq!(total_area(&triangulate(&odd[1])), 1.0);
+        // Spike and repeats: the square's triangle part (area 2 of triangle + spike of no area).
+        assert_eq!(total_area(&triangulate(&odd[2])), 2.0);
+    }
+
+    #[test]
+    fn huge_offsets_work() {
+        let sq = poly(square(1e9, -1e9, 10.0), vec![]);
+        let t = triangulate(&sq);
+        check_valid(&sq, &t);
+        assert_eq!(total_area(&t), 100.0);
+        let j = junction();
+        let moved = poly(j.exterior.iter().map(|q| p(q.x + 1e9, q.y + 1e9)).collect(), vec![]);
+        let t = triangulate(&moved);
+        check_valid(&moved, &t);
+        let want = signed_area(&j.exterior);
+        assert!(((total_area(&t) - want) / want).abs() < 1e-6);
+    }
+
+    #[test]
+    fn deterministic() {
+        for pl in [junction(), circle(500, 50.0)] {
+            let a = triangulate(&pl);
+            let b = triangulate(&pl);
+            assert!(!a.triangles.is_empty());
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn quality_of_bad_input() {
+        let t = Triangulation { vertices: vec![p(0.0, 0.0), p(1.0, 0.0), p(0.0, 1.0)], triangles: vec![[0, 1, 2]] };
+        let q = quality(&t);
+        assert!((q.min_angle_deg - 45.0).abs() < 1e-9);
+        assert_eq!(q.min_area, 0.5);
+        assert_eq!(q.count, 1);
+        let bad = Triangulation { vertices: vec![p(0.0, 0.0)], triangles: vec![[0, 1, 7]] };
+        assert_eq!(quality(&bad), TriangleQuality { min_angle_deg: 0.0, min_area: 0.0, count: 1 });
+    }
+}

@@ -169,7 +169,9 @@ pub struct RoadPiece {
     pub centerline: Vec<Point3>,
     /// Carriageway width, metres.
     pub width: f64,
-    /// The carriageway surface.
+    /// The road's cross-section profile (the defaults with the road's overrides).
+    pub profile: crate::Profile,
+    /// The carriageway surface; a dead end is closed by a half-disc cap.
     pub polygon: Polygon,
 }
 
@@ -182,6 +184,12 @@ pub struct Block {
     pub polygon: Polygon,
     /// Area, square metres.
     pub area: f64,
+    /// The block's cross-section: the profile of the road that names it, on the block's side
+    /// (`sidewalk_left` and `sidewalk_right` both hold that side's sidewalk width).
+    pub profile: crate::Profile,
+    /// The lots: the block minus its sidewalk band (curb top and sidewalk along its outline).
+    /// Empty when the band covers the whole block; several when it cuts the block apart.
+    pub lots: Vec<Polygon>,
 }
 
 /// What a diagnostic is about.

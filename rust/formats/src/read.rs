@@ -445,7 +445,9 @@ fn read_road(cx: &Cx<'_>, index: usize, value: &Value, frame: &Frame, opts: &Rea
             let length = |key: &str| -> Result<Option<f64>, ReadError> {
                 match opt_number(cx, &place, p, key)? {
                     Some(v) if v.is_finite() && v >= 0.0 => Ok(Some(v * frame.metres_per_unit)),
-                    Some(v) => Err(cx.invalid(&place, format!("profile \"{key}\" must be a length of 0 or more, found {v}"))),
+                    Some(v) => {
+                        Err(cx.invalid(&place, format!("profile \"{key}\" must be a length of 0 or more, found {v}")))
+                    }
                     None => Ok(None),
                 }
             };

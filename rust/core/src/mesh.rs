@@ -1,0 +1,368 @@
+//! Stage 8: meshes for every road piece, junction and block, handed to a [`MeshSink`].
+//!
+//! - A road piece is its carriageway swept along the cut centerline, following its heights; on
+//!   the inner side of a bend tighter than the half-width the curb line would run backwards,
+//!   and is held still instead, so triangles never fold over each other. A dead end gets a
+//!   half-disc cap. `u` runs across the road (metres from the centerline, positive to the left),
+//!   `v` along it (metres along the input road), so textures run on from piece to piece.
+//! - A junction is its surface, constrained-Delaunay triangulated, with heights blended from
+//!   its mouths (inverse square distance), exact on each mouth so that no step opens there. Its
+//!   mouth vertices are the very vertices of the road pieces' ends.
+//! - A block is a platform at curb height: its sidewalk band (slot `Sidewalk`) and its lots
+//!   (slot `Block`) on top, a skirt down to the road along its outline (slot `Curb`: the curb
+//!   face), and a bottom, so it is a closed solid. Its heights follow the nearest road.
+//!
+//! Curbs and sidewalks belong to blocks: the sidewalk is the band inside a block along its curb,
+//! as the block's profile says, so road and block meshes never overlap.
+
+use rstar::primitives::{GeomWithData, Line as RLine};
+use rstar::RTree;
+
+use crate::curb::{offset_at, Side};
+use crate::geom::{arc_steps, Line, COINCIDENT_SHARE};
+use crate::mesh_types::{FeatureKind, MaterialSlot, MeshSink, MeshVertex};
+use crate::triangulate::{triangulate, MIN_TRIANGLE_AREA};
+use crate::types::{Junction, Network, Point, Point3, Polygon, RoadPiece};
+use crate::Settings;
+
+const UP: Point3 = Point3::new(0.0, 0.0, 1.0);
+const DOWN: Point3 = Point3::new(0.0, 0.0, -1.0);
+
+fn sub3(a: Point3, b: Point3) -> Point3 {
+    Point3::new(a.x - b.x, a.y - b.y, a.z - b.z)
+}
+
+fn cross3(a: Point3, b: Point3) -> Point3 {
+    Point3::new(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+}
+
+fn unit3(a: Point3) -> Point3 {
+    let l = (a.x * a.x + a.y * a.y + a.z * a.z).sqrt();
+    if l > 0.0 && l.is_finite() {
+        Point3::new(a.x / l, a.y / l, a.z / l)
+    } else {
+        UP
+    }
+}
+
+/// Area of a triangle in space.
+fn area3(a: Point3, b: Point3, c: Point3) -> f64 {
+    let n = cross3(sub3(b, a), sub3(c, a));
+    0.5 * (n.x * n.x + n.y * n.y + n.z * n.z).sqrt()
+}
+
+/// Builds the meshes of a network, piece by piece, junction by junction, block by block (each
+/// list in id order), into `sink`.
+pub fn build_meshes(net: &Network, settings: &Settings, sink: &mut dyn MeshSink) {
+    let snap = COINCIDENT_SHARE * settings.tolerance;
+    let junction_of: std::collections::BTreeMap<&str, &Junction> =
+        net.junctions.iter().map(|j| (j.id.as_str(), j)).collect();
+    for p in &net.pieces {
+        let ends = [p.from.as_deref(), p.to.as_deref()].map(|id| id.and_then(|id| junction_of.get(id).copied()));
+        road_mesh(p, ends, settings, snap, sink);
+    }
+    for j in &net.junctions {
+        junction_mesh(j, net, snap, sink);
+    }
+    let heights = Heights::new(net);
+    for b in &net.blocks {
+        block_mesh(b, &heights, sink);
+    }
+}
+
+/// Emits a triangle unless it is smaller than the triangulation's minimum area.
+fn tri(sink: &mut dyn MeshSink, v: &[MeshVertex], idx: [u32; 3], slot: MaterialSlot) {
+    let [a, b, c] = idx.map(|i| v.get(i as usize).map(|m| m.position).unwrap_or_default());
+    if area3(a, b, c) >= MIN_TRIANGLE_AREA {
+        sink.triangle(idx[0], idx[1], idx[2], slot);
+    }
+}
+
+/// The exact vertex of `ring` within `snap` of `p`, or `p`.
+fn snap_to(p: Point, ring: &[Point], snap: f64) -> Point {
+    ring.iter().copied().find(|q| q.dist(p) <= snap).unwrap_or(p)
+}
+
+fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, snap: f64, sink: &mut dyn MeshSink) {
+    let line = Line::new(p.centerline.clone());
+    let n = line.pts.len();
+    sink.begin_feature(FeatureKind::Road, &p.id);
+    if n < 2 {
+        sink.end_feature();
+        return;
+    }
+    let half = 0.5 * p.width;
+    let len = line.length();
+    // Cross-sections: (right, left) curb points at every centerline vertex.
+    let mut sides: Vec<[Point; 2]> = Vec::with_capacity(n);
+    for i in 0..n {
+        let s = line.cum[i];
+        let pair = if i == 0 || i + 1 == n {
+            [offset_at(&line, s, half, Side::Right), offset_at(&line, s, half, Side::Left)]
+        } else {
+            [joint(&line, i, half, Side::Right), joint(&line, i, half, Side::Left)]
+        };
+        sides.push(pair);
+    }
+    // The inner side of a bend tighter than the half-width would run backwards: hold it.
+    for k in 0..2 {
+        for i in 1..n {
+            let d = line.pts[i].xy().sub(line.pts[i - 1].xy());
+            if sides[i][k].sub(sides[i - 1][k]).dot(d) < 0.0 {
+                sides[i][k] = sides[i - 1][k];
+            }
+        }
+    }
+    // Mouth corners are the junction's own vertices.
+    for (end, j) in ends.iter().enumerate() {
+        if let Some(j) = j {
+            let i = if end == 0 { 0 } else { n - 1 };
+            for k in 0..2 {
+                sides[i][k] = snap_to(sides[i][k], &j.polygon.exterior, snap);
+            }
+        }
+    }
+    let mut verts = Vec::with_capacity(2 * n);
+    for i in 0..n {
+        let c = line.pts[i];
+        let t = unit3(sub3(line.pts[(i + 1).min(n - 1)], line.pts[i.saturating_sub(1)]));
+        let lat = line.dir(i.min(n - 2)).perp();
+        let normal = unit3(cross3(t, Point3::new(lat.x, lat.y, 0.0)));
+        let v = p.start + line.cum[i];
+        for (k, u) in [(0, -half), (1, half)] {
+            let q = sides[i][k];
+            let vert = MeshVertex { position: Point3::new(q.x, q.y, c.z), normal, uv: [u, v] };
+            verts.push(vert);
+            sink.vertex(vert);
+        }
+    }
+    for i in 0..n - 1 {
+        let (r0, l0, r1, l1) = (2 * i as u32, 2 * i as u32 + 1, 2 * i as u32 + 2, 2 * i as u32 + 3);
+        tri(sink, &verts, [r0, r1, l1], MaterialSlot::Carriageway);
+        tri(sink, &verts, [r0, l1, l0], MaterialSlot::Carriageway);
+    }
+    // Dead ends: a half-disc cap beyond the last cross-section.
+    for (end, j) in ends.iter().enumerate() {
+        let dead = j.is_none() && (if end == 0 { p.from.is_none() } else { p.to.is_none() });
+        let closed_loop = p.from.is_none() && p.to.is_none() && line.pts.first() == line.pts.last();
+        if !dead || closed_loop {
+            continue;
+        }
+        let (i, s) = if end == 0 { (0, 0.0) } else { (n - 1, len) };
+        let c = line.pts[i];
+        let dir = line.dir(line.segment_at(s));
+        let nrm = dir.perp();
+        // Counter-clockwise half turn from the right corner (end) or the left corner (start).
+        let start = if end == 1 { nrm.scale(-1.0) } else { nrm };
+        let a0 = start.y.atan2(start.x);
+        let steps = arc_steps(half, std::f64::consts::PI, settings.tolerance);
+        let center = sink_vertex(sink, &mut verts, Point3::new(c.x, c.y, c.z), UP, [0.0, p.start + s]);
+        let first = if end == 1 { 2 * i as u32 } else { 2 * i as u32 + 1 };
+        let last = if end == 1 { 2 * i as u32 + 1 } else { 2 * i as u32 };
+        let mut prev = first;
+        for k in 1..steps {
+            let a = a0 + std::f64::consts::PI * k as f64 / steps as f64;
+            let q = Point::new(c.x + half * a.cos(), c.y + half * a.sin());
+            let rel = q.sub(c.xy());
+            let uv = [rel.dot(nrm), p.start + s + rel.dot(dir)];
+            let vi = sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, c.z), UP, uv);
+            tri(sink, &verts, [center, prev, vi], MaterialSlot::Carriageway);
+            prev = vi;
+        }
+        tri(sink, &verts, [center, prev, last], MaterialSlot::Carriageway);
+    }
+    sink.end_feature();
+}
+
+fn sink_vertex(
+    sink: &mut dyn MeshSink,
+    verts: &mut Vec<MeshVertex>,
+    position: Point3,
+    normal: Point3,
+    uv: [f64; 2],
+) -> u32 {
+    let v = MeshVertex { position, normal, uv };
+    verts.push(v);
+    sink.vertex(v)
+}
+
+/// The curb point of interior vertex `i`: the miter point, or the middle of a bevel.
+fn joint(line: &Line, i: usize, half: f64, side: Side) -> Point {
+    let mut pts = Vec::with_capacity(2);
+    let s = line.cum[i];
+    // `inner_vertices` gives the joint of every vertex strictly inside the range.
+    let lo = if i > 0 { line.cum[i - 1] } else { s };
+    let hi = line.cum.get(i + 1).copied().unwrap_or(s);
+    crate::curb::inner_vertices(line, 0.5 * (lo + s), 0.5 * (s + hi), half, side, &mut pts);
+    match pts.len() {
+        0 => offset_at(line, s, half, side),
+        1 => pts[0],
+        _ => pts[0].lerp(pts[pts.len() - 1], 0.5),
+    }
+}
+
+/// The mouths of a junction: (segment between the mouth corners, height), from its road pieces.
+fn mouths(j: &Junction, net: &Network) -> Vec<(Point, Point, f64)> {
+    let mut out = Vec::new();
+    for p in &net.pieces {
+        for (end, id) in [(0, &p.from), (1, &p.to)] {
+            if id.as_deref() != Some(j.id.as_str()) {
+                continue;
+            }
+            let line = Line::new(p.centerline.clone());
+            let s = if end == 0 { 0.0 } else { line.length() };
+            let half = 0.5 * p.width;
+            let a = offset_at(&line, s, half, Side::Right);
+            let b = offset_at(&line, s, half, Side::Left);
+            out.push((a, b, line.point_at(s).z));
+        }
+    }
+    out
+}
+
+fn junction_mesh(j: &Junction, net: &Network, snap: f64, sink: &mut dyn MeshSink) {
+    sink.begin_feature(FeatureKind::Junction, &j.id);
+    let t = triangulate(&j.polygon);
+    let ms = mouths(j, net);
+    let height = |q: Point| -> f64 {
+        let (mut wsum, mut zsum) = (0.0, 0.0);
+        for &(a, b, z) in &ms {
+            let (_, d) = crate::geom::project_on_segment(q, a, b);
+            if d <= snap {
+                return z;
+            }
+            let w = 1.0 / (d * d);
+            wsum += w;
+            zsum += w * z;
+        }
+        if wsum > 0.0 {
+            zsum / wsum
+        } else {
+            0.0
+        }
+    };
+    let pos: Vec<Point3> = t.vertices.iter().map(|q| Point3::new(q.x, q.y, height(*q))).collect();
+    // Smooth normals: the area-weighted mean of the faces around each vertex.
+    let mut normals = vec![Point3::default(); pos.len()];
+    for tr in &t.triangles {
+        let [a, b, c] = tr.map(|i| pos.get(i as usize).copied().unwrap_or_default());
+        let nf = cross3(sub3(b, a), sub3(c, a));
+        for &i in tr {
+            if let Some(n) = normals.get_mut(i as usize) {
+                *n = Point3::new(n.x + nf.x, n.y + nf.y, n.z + nf.z);
+            }
+        }
+    }
+    let mut verts = Vec::with_capacity(pos.len());
+    for (q, nrm) in pos.iter().zip(&normals) {
+        let v = MeshVertex { position: *q, normal: unit3(*nrm), uv: [q.x, q.y] };
+        verts.push(v);
+        sink.vertex(v);
+    }
+    for tr in &t.triangles {
+        tri(sink, &verts, *tr, MaterialSlot::Junction);
+    }
+    sink.end_feature();
+}
+
+/// Road heights near any point: the height of the nearest road-piece centerline.
+struct Heights {
+    tree: RTree<GeomWithData<RLine<[f64; 2]>, (f64, f64)>>,
+}
+
+impl Heights {
+    fn new(net: &Network) -> Self {
+        let mut segs = Vec::new();
+        for p in &net.pieces {
+            for w in p.centerline.windows(2) {
+                segs.push(GeomWithData::new(RLine::new([w[0].x, w[0].y], [w[1].x, w[1].y]), (w[0].z, w[1].z)));
+            }
+        }
+        Self { tree: RTree::bulk_load(segs) }
+    }
+
+    fn at(&self, q: Point) -> f64 {
+        match self.tree.nearest_neighbor([q.x, q.y]) {
+            Some(seg) => {
+                let (a, b) = (seg.geom().from, seg.geom().to);
+                let (t, _) = crate::geom::project_on_segment(q, Point::new(a[0], a[1]), Point::new(b[0], b[1]));
+                seg.data.0 + (seg.data.1 - seg.data.0) * t
+            }
+            None => 0.0,
+        }
+    }
+}
+
+fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSink) {
+    sink.begin_feature(FeatureKind::Block, &b.id);
+    let h = b.profile.curb_height;
+    let mut verts: Vec<MeshVertex> = Vec::new();
+    // The top: the sidewalk band (the block minus its lots) and the lots, at curb height.
+    let band = band_polygons(b);
+    let mut surfaces: Vec<(&Polygon, MaterialSlot)> = band.iter().map(|p| (p, MaterialSlot::Sidewalk)).collect();
+    surfaces.extend(b.lots.iter().map(|p| (p, MaterialSlot::Block)));
+    for (poly, slot) in surfaces {
+        let t = triangulate(poly);
+        let base = verts.len() as u32;
+        for q in &t.vertices {
+            sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, heights.at(*q) + h), UP, [q.x, q.y]);
+        }
+        for tr in &t.triangles {
+            tri(sink, &verts, tr.map(|i| base + i), slot);
+        }
+    }
+    // The skirt: the curb face along every ring of the outline, facing out of the block.
+    for ring in std::iter::once(&b.polygon.exterior).chain(b.polygon.holes.iter()) {
+        let m = ring.len();
+        let mut along = 0.0;
+        for i in 0..m {
+            let (a, c) = (ring[i], ring[(i + 1) % m]);
+            let d = c.sub(a);
+            let out = Point3::new(d.y, -d.x, 0.0);
+            let normal = unit3(out);
+            let (za, zc) = (heights.at(a), heights.at(c));
+            let l = d.len();
+            let ab = sink_vertex(sink, &mut verts, Point3::new(a.x, a.y, za), normal, [along, 0.0]);
+            let cb = sink_vertex(sink, &mut verts, Point3::new(c.x, c.y, zc), normal, [along + l, 0.0]);
+            let ct = sink_vertex(sink, &mut verts, Point3::new(c.x, c.y, zc + h), normal, [along + l, h]);
+            let at = sink_vertex(sink, &mut verts, Point3::new(a.x, a.y, za + h), normal, [along, h]);
+            tri(sink, &verts, [ab, cb, ct], MaterialSlot::Curb);
+            tri(sink, &verts, [ab, ct, at], MaterialSlot::Curb);
+            along += l;
+        }
+    }
+    // The bottom, at road level, facing down: the platform is a closed solid.
+    let t = triangulate(&b.polygon);
+    let base = verts.len() as u32;
+    for q in &t.vertices {
+        sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, heights.at(*q)), DOWN, [q.x, q.y]);
+    }
+    for tr in &t.triangles {
+        tri(sink, &verts, [base + tr[0], base + tr[2], base + tr[1]], MaterialSlot::Curb);
+    }
+    sink.end_feature();
+}
+
+/// The sidewalk band of a block: the block minus its lots.
+fn band_polygons(b: &crate::types::Block) -> Vec<Polygon> {
+    if b.lots.is_empty() {
+        return vec![b.polygon.clone()];
+    }
+    let subj = vec![crate::overlay::shape(&b.polygon)];
+    let clip: Vec<Vec<crate::overlay::Contour>> = b.lots.iter().map(crate::overlay::shape).collect();
+    let shapes = crate::overlay::overlay(
+        &subj,
+        &clip,
+        i_overlay::core::overlay_rule::OverlayRule::Difference,
+        i_overlay::core::fill_rule::FillRule::NonZero,
+    );
+    shapes
+        .into_iter()
+        .map(|sh| {
+            let mut rings = sh.into_iter().map(|c| c.into_iter().map(|p| Point::new(p[0], p[1])).collect::<Vec<_>>());
+            let exterior = rings.next().unwrap_or_default();
+            Polygon { exterior, holes: rings.collect() }
+        })
+        .filter(|p| p.exterior.len() >= 3)
+        .collect()
+}
