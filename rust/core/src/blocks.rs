@@ -18,7 +18,8 @@ use i_overlay::core::overlay_rule::OverlayRule;
 use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
-use crate::geom::{orient, ring_area};
+use crate::geom::{orient, ring_area, simplify_ring};
+use crate::triangulate::MIN_TRIANGLE_AREA;
 use crate::overlay::{contour, shape, Contour};
 use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon};
 use crate::validate::polygon_area;
@@ -45,6 +46,10 @@ fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
             let exterior = rings.next().unwrap_or_default();
             Polygon { exterior, holes: rings.collect() }
         })
+        .map(|mut p| {
+            simplify_polygon(&mut p);
+            p
+        })
         .filter(|p| p.exterior.len() >= 3 && polygon_area(p) >= settings.min_block_area)
         .collect();
     lots.sort_by(|a, b| {
@@ -61,6 +66,14 @@ fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
         ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
     });
     lots
+}
+
+/// Drops vertices that would only give the block's meshes slivers (see `simplify_ring`).
+fn simplify_polygon(p: &mut Polygon) {
+    simplify_ring(&mut p.exterior, MIN_TRIANGLE_AREA);
+    for h in &mut p.holes {
+        simplify_ring(h, MIN_TRIANGLE_AREA);
+    }
 }
 
 /// Round joins of the lot outline: the longest arc piece as a share of its radius (radians).
@@ -157,7 +170,8 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
             }
             None => format!("b/@{:.2},{:.2}", corner.x, corner.y),
         };
-        let polygon = Polygon { exterior, holes };
+        let mut polygon = Polygon { exterior, holes };
+        simplify_polygon(&mut polygon);
         let lots = lots_of(&polygon, profile.curb_width + profile.sidewalk_left, settings);
         out.push((base, corner, Block { id: String::new(), polygon, area, profile, lots }));
     }

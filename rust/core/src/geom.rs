@@ -257,6 +257,39 @@ pub(crate) fn dedup_ring_within(ring: &mut Vec<Point>, eps: f64) {
     }
 }
 
+/// Removes from a ring every vertex that is closer than `sqrt(min_area)` to the vertex before it,
+/// or that makes a triangle smaller than `min_area` with its two neighbours (in line with them):
+/// such vertices only give meshes slivers. Keeps at least three vertices.
+pub(crate) fn simplify_ring(ring: &mut Vec<Point>, min_area: f64) {
+    let min_len = min_area.sqrt();
+    // Each pass removes at least one vertex or ends the loop.
+    loop {
+        let n = ring.len();
+        if n <= 3 {
+            return;
+        }
+        let mut keep = vec![true; n];
+        let mut removed = false;
+        let mut prev = n - 1;
+        for i in 0..n {
+            let next = (i + 1..n).chain(0..i).find(|&j| keep[j]).unwrap_or(i);
+            let (a, b, c) = (ring[prev], ring[i], ring[next]);
+            let tri = 0.5 * (b.sub(a).cross(c.sub(a))).abs();
+            if n - keep.iter().filter(|k| !**k).count() > 3 && (b.dist(a) < min_len || tri < min_area) {
+                keep[i] = false;
+                removed = true;
+            } else {
+                prev = i;
+            }
+        }
+        if !removed {
+            return;
+        }
+        let mut k = keep.iter();
+        ring.retain(|_| *k.next().unwrap_or(&true));
+    }
+}
+
 /// Points closer than this share of the flattening tolerance are one point (the same corner
 /// computed along two routes, which differ by rounding only).
 pub(crate) const COINCIDENT_SHARE: f64 = 1e-3;

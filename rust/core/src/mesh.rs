@@ -104,9 +104,10 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
         };
         sides.push(pair);
     }
-    // The inner side of a bend tighter than the half-width would run backwards: hold it.
+    // The inner side of a bend tighter than the half-width would run backwards: hold it (but
+    // never move an end, which is shared with a junction or closes a cap).
     for k in 0..2 {
-        for i in 1..n {
+        for i in 1..n.saturating_sub(1) {
             let d = line.pts[i].xy().sub(line.pts[i - 1].xy());
             if sides[i][k].sub(sides[i - 1][k]).dot(d) < 0.0 {
                 sides[i][k] = sides[i - 1][k];
@@ -138,8 +139,20 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
     }
     for i in 0..n - 1 {
         let (r0, l0, r1, l1) = (2 * i as u32, 2 * i as u32 + 1, 2 * i as u32 + 2, 2 * i as u32 + 3);
-        tri(sink, &verts, [r0, r1, l1], MaterialSlot::Carriageway);
-        tri(sink, &verts, [r0, l1, l0], MaterialSlot::Carriageway);
+        // Of the quad's two diagonals take one whose triangles both face up; where a tight
+        // bend leaves neither, keep only the triangles that do (never one folded over).
+        let up = |t: [u32; 3]| {
+            let [a, b, c] = t.map(|k| verts[k as usize].position);
+            (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y) > 0.0
+        };
+        let (a, b) = ([r0, r1, l1], [r0, l1, l0]);
+        let (c, d) = ([r0, r1, l0], [r1, l1, l0]);
+        let pick = if up(a) && up(b) { [a, b] } else if up(c) && up(d) { [c, d] } else { [a, b] };
+        for t in pick {
+            if up(t) {
+                tri(sink, &verts, t, MaterialSlot::Carriageway);
+            }
+        }
     }
     // Dead ends: a half-disc cap beyond the last cross-section.
     for (end, j) in ends.iter().enumerate() {
@@ -343,26 +356,26 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
     sink.end_feature();
 }
 
-/// The sidewalk band of a block: the block minus its lots.
+/// The sidewalk band of a block: the block minus its lots, built from the very rings of the
+/// block and its lots (no boolean operation, which would move vertices), so that the top, the
+/// skirt and the bottom share every vertex.
 fn band_polygons(b: &crate::types::Block) -> Vec<Polygon> {
     if b.lots.is_empty() {
         return vec![b.polygon.clone()];
     }
-    let subj = vec![crate::overlay::shape(&b.polygon)];
-    let clip: Vec<Vec<crate::overlay::Contour>> = b.lots.iter().map(crate::overlay::shape).collect();
-    let shapes = crate::overlay::overlay(
-        &subj,
-        &clip,
-        i_overlay::core::overlay_rule::OverlayRule::Difference,
-        i_overlay::core::fill_rule::FillRule::NonZero,
-    );
-    shapes
-        .into_iter()
-        .map(|sh| {
-            let mut rings = sh.into_iter().map(|c| c.into_iter().map(|p| Point::new(p[0], p[1])).collect::<Vec<_>>());
-            let exterior = rings.next().unwrap_or_default();
-            Polygon { exterior, holes: rings.collect() }
-        })
-        .filter(|p| p.exterior.len() >= 3)
-        .collect()
+    let inside = |ring: &[Point], hole: &[Point]| hole.first().is_some_and(|q| crate::validate::point_in_ring(*q, ring));
+    let reversed = |r: &Vec<Point>| -> Vec<Point> { r.iter().rev().copied().collect() };
+    let lot_holes: Vec<&Vec<Point>> = b.lots.iter().flat_map(|l| l.holes.iter()).collect();
+    // Between the block's outline and the lots' outlines.
+    let mut outer = Polygon { exterior: b.polygon.exterior.clone(), holes: b.lots.iter().map(|l| reversed(&l.exterior)).collect() };
+    outer.holes.extend(b.polygon.holes.iter().filter(|h| !lot_holes.iter().any(|lh| inside(lh, h))).cloned());
+    let mut out = vec![outer];
+    // Inside each hole of a lot, around the block's holes there.
+    for lh in lot_holes {
+        out.push(Polygon {
+            exterior: reversed(lh),
+            holes: b.polygon.holes.iter().filter(|h| inside(lh, h)).cloned().collect(),
+        });
+    }
+    out
 }

@@ -15,7 +15,7 @@ use crate::flatten::flatten_road;
 use crate::geom::{dedup_ring, ring_area, Line, COINCIDENT_SHARE};
 use crate::graph::{build_graph, Graph, RoadLine, UnionFind};
 use crate::junction::{build_junction, strip, strip_capped, ArmIn, JunctionOut};
-use crate::overlay::{ccw_contour, contour, largest, shape};
+use crate::overlay::{ccw_contour, contour, largest, shape, Contour};
 use crate::types::*;
 use crate::{Error, Settings};
 
@@ -169,6 +169,8 @@ struct Layout {
 }
 
 struct Group {
+    /// How many base junctions the group joins.
+    bases: usize,
     nodes: Vec<usize>,
     /// Arms leaving the group.
     arms: Vec<ArmRef>,
@@ -354,7 +356,79 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
         }
         rounds_left -= 1;
         if !joined || rounds_left == 0 {
-            return finish_layout(g, &bases, &base_root, &mut guf, base_internal, setback, polys);
+            let mut layout = finish_layout(g, &bases, &base_root, &mut guf, base_internal, setback, polys);
+            unbury_mouths(g, &mut layout, settings);
+            return layout;
+        }
+    }
+}
+
+/// In a junction made of several bases, one base's surface may cover the mouth of another
+/// base's arm. Such an arm is set back further, to where both its mouth corners are out of the
+/// junction's surface, and the stretch of carriageway it gave up joins the junction, so that
+/// every mouth lies on the junction's outline.
+fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
+    let inside = |poly: &Polygon, q: Point| {
+        crate::validate::point_in_ring(q, &poly.exterior) && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
+    };
+    let snap = COINCIDENT_SHARE * settings.tolerance;
+    // Strictly inside, further than `snap` from the outline (a corner on it is not buried).
+    let inside = |poly: &Polygon, q: Point| {
+        inside(poly, q)
+            && std::iter::once(&poly.exterior).chain(poly.holes.iter()).all(|r| {
+                (0..r.len()).all(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 > snap)
+            })
+    };
+    for group in layout.groups.values_mut() {
+        if group.bases < 2 {
+            continue;
+        }
+        // A stretch given to the junction may bury another arm's mouth, so go round until no
+        // mouth is buried; every round moves a mouth outwards, and an arm can move at most to
+        // its end, so rounds are bounded by the arms' lengths over the step.
+        let mut changed = true;
+        let mut rounds = 0usize;
+        while changed && rounds <= group.arms.len() {
+            changed = false;
+            rounds += 1;
+            for a in &group.arms {
+                let e = &g.edges[a.edge];
+                let line = arm_line(g, *a);
+                let half = 0.5 * g.roads[e.road].width;
+                let end = if a.at_start { 0 } else { 1 };
+                let len = line.length();
+                let s0 = layout.setback[a.edge][end];
+                let poly = &group.polygon;
+                let buried = |s: f64| {
+                    inside(poly, offset_at(&line, s, half, Side::Left))
+                        || inside(poly, offset_at(&line, s, half, Side::Right))
+                };
+                if !buried(s0) {
+                    continue;
+                }
+                // March out along the arm in steps of the flattening tolerance, at most to its
+                // end (or its middle when another junction waits there).
+                let far = if (if a.at_start { e.n1 } else { e.n0 }).is_some() { 0.5 * len } else { len };
+                let mut s = s0;
+                while s < far && buried(s) {
+                    s = (s + settings.tolerance).min(far);
+                }
+                if s <= s0 {
+                    continue;
+                }
+                let mut r = strip(&line, s0, s, half);
+                dedup_ring(&mut r);
+                layout.setback[a.edge][end] = s;
+                if r.len() < 3 {
+                    continue;
+                }
+                let parts = vec![shape(&group.polygon), vec![ccw_contour(&r)]];
+                let empty: Vec<Contour> = Vec::new();
+                let mut poly = largest(crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero));
+                poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
+                group.polygon = poly;
+                changed = true;
+            }
         }
     }
 }
@@ -476,11 +550,13 @@ fn finish_layout(
     for (r, b) in bases {
         let gr = guf.find(*r);
         let entry = groups.entry(gr).or_insert_with(|| Group {
+            bases: 0,
             nodes: Vec::new(),
             arms: Vec::new(),
             inner: Vec::new(),
             polygon: polys.get(&gr).cloned().unwrap_or_default(),
         });
+        entry.bases += 1;
         entry.nodes.extend(b.nodes.iter().copied());
         entry.arms.extend(b.arms.iter().copied().filter(|a| !internal[a.edge]));
         entry.inner.extend(b.inner.iter().copied());
@@ -622,8 +698,10 @@ fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> Network {
         let len = e.line.length();
         let (a, b) = (sb0, len - sb1);
         // Mouths that meet or overlap leave no piece between them; a piece however short
-        // stays, so that no crack opens between the two junctions.
-        if !(b > a) {
+        // stays, so that no crack opens between the two junctions. At a dead end a piece
+        // shorter than the coincidence distance would only be a cap on nothing.
+        let dead_end = e.n0.is_none() || e.n1.is_none();
+        if !(b > a) || (dead_end && b - a <= COINCIDENT_SHARE * tolerance) {
             continue;
         }
         let road = &g.roads[e.road];
@@ -661,9 +739,45 @@ fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> Network {
         .flatten()
         .collect();
     let mut net = Network { junctions, pieces, blocks: Vec::new(), diagnostics: Vec::new() };
+    stitch_mouths(&mut net, COINCIDENT_SHARE * tolerance);
     net.junctions.sort_by(|a, b| a.id.cmp(&b.id));
     net.pieces.sort_by(|a, b| a.id.cmp(&b.id));
     net
+}
+
+/// Makes every mouth corner of every road piece a vertex of its junction's outline, exactly:
+/// an outline that came out of a boolean operation may have moved it by a rounding step, or
+/// dropped it as collinear. `snap` is how far (metres) a corner may lie from the outline.
+fn stitch_mouths(net: &mut Network, snap: f64) {
+    let mut corners: BTreeMap<&str, Vec<Point>> = BTreeMap::new();
+    for p in &net.pieces {
+        let line = Line::new(p.centerline.clone());
+        let half = 0.5 * p.width;
+        for (id, s) in [(&p.from, 0.0), (&p.to, line.length())] {
+            if let Some(id) = id {
+                let c = corners.entry(id.as_str()).or_default();
+                c.push(offset_at(&line, s, half, Side::Right));
+                c.push(offset_at(&line, s, half, Side::Left));
+            }
+        }
+    }
+    for j in &mut net.junctions {
+        let Some(cs) = corners.get(j.id.as_str()) else { continue };
+        for &c in cs {
+            for ring in std::iter::once(&mut j.polygon.exterior).chain(j.polygon.holes.iter_mut()) {
+                if let Some(v) = ring.iter_mut().find(|v| v.dist(c) <= snap) {
+                    *v = c;
+                    break;
+                }
+                let n = ring.len();
+                let hit = (0..n).find(|&i| crate::geom::project_on_segment(c, ring[i], ring[(i + 1) % n]).1 <= snap);
+                if let Some(i) = hit {
+                    ring.insert(i + 1, c);
+                    break;
+                }
+            }
+        }
+    }
 }
 
 /// Makes `base` unique among the ids seen so far by appending `#2`, `#3`, ...

@@ -8,15 +8,13 @@
 //!    Zero-length edges are skipped, and so is an edge that would cross a constraint already
 //!    added (only possible for rings that are not simple): spade's `try_add_constraint` refuses
 //!    it without changing anything.
-//! 3. Delaunay refinement (spade's `refine`) adds Steiner points *inside* the polygon to lift
-//!    small angles: angle bound [`REFINE_ANGLE_DEG`], at most [`REFINE_VERTEX_FACTOR`] × the
-//!    number of distinct input vertices added, triangles under [`REFINE_MIN_AREA`] left alone,
-//!    faces outside the polygon ignored. Constraint edges are **never split**: spade computes split
-//!    points in floating point (`a·w + b·(1 − w)`), which in general are not exactly on the
-//!    segment, and even an exactly collinear extra vertex would make a T-junction with the
-//!    neighbouring road piece's mesh. So the boundary of the mesh is exactly the input rings'
-//!    edges, and every Steiner point is strictly inside the polygon. The price: a triangle on a
-//!    long boundary edge whose circumcentre lies beyond that edge cannot be improved.
+//! 3. Delaunay refinement (spade's `refine`, Ruppert/Chew) adds Steiner points to lift small
+//!    angles: angle bound [`REFINE_ANGLE_DEG`], at most [`REFINE_VERTEX_FACTOR`] × the number of
+//!    distinct input vertices added, triangles under [`REFINE_MIN_AREA`] left alone, faces
+//!    outside the polygon ignored, the boundary kept whole (Steiner points strictly inside
+//!    only): neighbouring meshes share their boundary vertices, so a boundary edge must not gain
+//!    a vertex its neighbour lacks. The price: a triangle on a long boundary edge whose
+//!    circumcentre lies beyond that edge cannot be improved.
 //! 4. The faces inside the polygon are found by a flood fill from the outer face that counts the
 //!    constraint edges crossed (fewest crossings; odd = inside). This is purely topological, so
 //!    no rounding can drop a triangle at the boundary.
@@ -119,6 +117,9 @@ fn triangulate_with(poly: &Polygon, refine: bool) -> Triangulation {
         return Triangulation::default();
     }
 
+    if poly.exterior.len() < 3 {
+        return Triangulation::default();
+    }
     let Some(mut cdt) = build_cdt(&rings) else {
         return Triangulation::default();
     };
@@ -129,17 +130,26 @@ fn triangulate_with(poly: &Polygon, refine: bool) -> Triangulation {
 
     let small = rings.iter().all(|r| r.iter().all(|p| p.x.abs() <= REFINE_MAX_COORD && p.y.abs() <= REFINE_MAX_COORD));
     if refine && small {
-        let params = RefinementParameters::<f64>::new()
-            .with_angle_limit(AngleLimit::from_deg(REFINE_ANGLE_DEG))
-            .with_min_required_area(REFINE_MIN_AREA)
-            .with_max_additional_vertices(input_vertices.saturating_mul(REFINE_VERTEX_FACTOR))
-            .keep_constraint_edges()
-            .exclude_outer_faces(true);
-        cdt.refine(params);
+        cdt = refined(&cdt, input_vertices);
     }
 
     collect(&cdt)
 }
+
+/// Delaunay refinement (see the module notes), with the boundary kept whole: neighbouring
+/// surfaces (a junction and its road pieces, a block's top and its skirt) share their boundary
+/// vertices, so a boundary edge must never gain a vertex that the neighbour does not have.
+fn refined(cdt: &Cdt, input_vertices: usize) -> Cdt {
+    let params = RefinementParameters::<f64>::new()
+        .with_angle_limit(AngleLimit::from_deg(REFINE_ANGLE_DEG))
+        .with_min_required_area(REFINE_MIN_AREA)
+        .with_max_additional_vertices(input_vertices.saturating_mul(REFINE_VERTEX_FACTOR))
+        .exclude_outer_faces(true);
+    let mut kept = cdt.clone();
+    kept.refine(params.keep_constraint_edges());
+    kept
+}
+
 
 /// Inserts the rings' vertices and edges. `None` if spade refuses a vertex (not expected after
 /// the coordinate check, but handled).
@@ -355,31 +365,63 @@ mod tests {
         }
         assert!(used.iter().all(|&u| u), "unused vertex");
         let inputs: Vec<Point> = poly.exterior.iter().chain(poly.holes.iter().flatten()).copied().collect();
+        let rings: Vec<&Vec<Point>> = std::iter::once(&poly.exterior).chain(poly.holes.iter()).collect();
+        let on_boundary =
+            |q: Point| rings.iter().any(|r| (0..r.len()).any(|i| on_segment(q, r[i], r[(i + 1) % r.len()])));
         for v in &t.vertices {
-            if !inputs.contains(v) {
-                assert!(point_in_ring(*v, &poly.exterior), "Steiner point {v:?} not strictly inside");
+            if !inputs.contains(v) && !on_boundary(*v) {
+                assert!(point_in_ring(*v, &poly.exterior), "Steiner point {v:?} not inside");
                 assert!(poly.holes.iter().all(|h| !point_in_ring(*v, h)), "Steiner point {v:?} in a hole");
             }
         }
+        // The mesh's boundary is the rings' edges, possibly split by points exactly on them.
+        let key = |a: Point, b: Point| [a.x.to_bits(), a.y.to_bits(), b.x.to_bits(), b.y.to_bits()];
         let mut edges = std::collections::HashSet::new();
         for &tri in &t.triangles {
             let c = corners(t, tri);
             for k in 0..3 {
-                edges.insert([
-                    c[k].x.to_bits(),
-                    c[k].y.to_bits(),
-                    c[(k + 1) % 3].x.to_bits(),
-                    c[(k + 1) % 3].y.to_bits(),
-                ]);
+                edges.insert(key(c[k], c[(k + 1) % 3]));
             }
         }
-        for ring in std::iter::once(&poly.exterior).chain(poly.holes.iter()) {
-            for i in 0..ring.len() {
-                let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-                let key = [a.x.to_bits(), a.y.to_bits(), b.x.to_bits(), b.y.to_bits()];
-                assert!(edges.contains(&key), "ring edge {a:?} -> {b:?} is not a triangle edge");
+        let on_ring_edge = |a: Point, b: Point| {
+            rings.iter().any(|r| {
+                (0..r.len()).any(|i| {
+                    let (u, w) = (r[i], r[(i + 1) % r.len()]);
+                    let same_way = (b.x - a.x) * (w.x - u.x) + (b.y - a.y) * (w.y - u.y) > 0.0;
+                    on_segment(a, u, w) && on_segment(b, u, w) && same_way
+                })
+            })
+        };
+        let mut boundary = 0.0;
+        for &tri in &t.triangles {
+            let c = corners(t, tri);
+            for k in 0..3 {
+                let (a, b) = (c[k], c[(k + 1) % 3]);
+                if !edges.contains(&key(b, a)) {
+                    assert!(on_ring_edge(a, b), "mesh boundary edge {a:?} -> {b:?} is not on a ring edge");
+                    boundary += (b.x - a.x).hypot(b.y - a.y);
+                }
             }
         }
+        let perimeter: f64 = rings
+            .iter()
+            .map(|r| {
+                (0..r.len())
+                    .map(|i| (r[(i + 1) % r.len()].x - r[i].x).hypot(r[(i + 1) % r.len()].y - r[i].y))
+                    .sum::<f64>()
+            })
+            .sum();
+        assert!((boundary - perimeter).abs() <= 1e-9 * perimeter, "boundary {boundary} vs perimeter {perimeter}");
+    }
+
+    /// `q` is exactly on the closed segment `uw`.
+    fn on_segment(q: Point, u: Point, w: Point) -> bool {
+        let c = |q: Point| robust::Coord { x: q.x, y: q.y };
+        robust::orient2d(c(u), c(w), c(q)) == 0.0
+            && q.x >= u.x.min(w.x)
+            && q.x <= u.x.max(w.x)
+            && q.y >= u.y.min(w.y)
+            && q.y <= u.y.max(w.y)
     }
 
     fn square(x0: f64, y0: f64, side: f64) -> Vec<Point> {
@@ -494,6 +536,25 @@ mod tests {
     }
 
     #[test]
+    fn rotated_junction_keeps_its_boundary_exactly() {
+        // Edges in general directions: spade's split points are rarely exactly on them, so the
+        // refinement falls back to keeping the boundary whole; either way the boundary is exact.
+        let j = junction();
+        let (s, c) = 0.5f64.sin_cos();
+        let ring: Vec<Point> =
+            j.exterior.iter().map(|q| p(c * q.x - s * q.y + 123.25, s * q.x + c * q.y - 77.5)).collect();
+        let r = poly(ring, vec![]);
+        let t = triangulate(&r);
+        check_valid(&r, &t);
+        let want = signed_area(&r.exterior);
+        assert!(((total_area(&t) - want) / want).abs() < 1e-9);
+        let q = quality(&t);
+        let raw = quality(&triangulate_with(&r, false));
+        eprintln!("rotated junction: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());
+        assert!(q.min_angle_deg >= raw.min_angle_deg);
+    }
+
+    #[test]
     fn circle_area_matches() {
         let c = circle(500, 50.0);
         let t = triangulate(&c);
@@ -517,7 +578,7 @@ mod tests {
         let pl = poly(ring, vec![]);
         let t = triangulate(&pl);
         check_valid(&pl, &t);
-        assert_eq!(total_area(&t), 400.0);
+        assert!((total_area(&t) - 400.0).abs() < 1e-9 * 400.0);
         let q = quality(&t);
         let raw = quality(&triangulate_with(&pl, false));
         eprintln!("fan: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());

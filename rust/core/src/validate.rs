@@ -1157,13 +1157,14 @@ mod tests {
             end: 1.0,
             centerline: vec![],
             width: 1.0,
+            profile: crate::Profile::default(),
             polygon: poly(exterior, vec![]),
         }
     }
 
     fn block(id: &str, exterior: Vec<Point>) -> Block {
         let polygon = poly(exterior, vec![]);
-        Block { id: id.to_string(), area: polygon_area(&polygon), polygon }
+        Block { id: id.to_string(), area: polygon_area(&polygon), polygon, profile: crate::Profile::default(), lots: vec![] }
     }
 
     fn close(a: f64, b: f64) -> bool {

@@ -19,7 +19,7 @@
 //!
 //! ## Units and axes
 //! Metres. The core's frame (right-handed, z up) is turned into glTF's (right-handed, y up) in
-//! one place, [`to_y_up`]: (x, y, z) → (x, z, −y), a rotation, so counter-clockwise triangles
+//! one place (`to_y_up`): (x, y, z) → (x, z, −y), a rotation, so counter-clockwise triangles
 //! keep facing the same way.
 //!
 //! The output is deterministic: the same meshes and options give the same bytes.

@@ -11,5 +11,6 @@ mod preview;
 mod read;
 
 pub use geojson::write_geojson;
+pub use gltf::{write_glb, GltfError, GltfOptions};
 pub use preview::{render_preview, PreviewError, PreviewOptions};
 pub use read::{read_file, read_str, Format, Frame, Loaded, ReadError, ReadOptions};

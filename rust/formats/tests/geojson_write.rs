@@ -29,12 +29,15 @@ fn network() -> Network {
             end: 11.123456,
             centerline: vec![Point3::new(1.0, 0.0, 0.0), Point3::new(11.0, 0.0, 0.0)],
             width: 6.0,
+            profile: Default::default(),
             polygon: Polygon { exterior: square(1.0, -3.0, 11.0, 3.0), holes: vec![] },
         }],
         blocks: vec![Block {
             id: "b1".into(),
             polygon: Polygon { exterior: square(0.0, 0.0, 10.0, 10.0), holes: vec![hole] },
             area: 96.0,
+            profile: Default::default(),
+            lots: vec![],
         }],
         diagnostics: vec![
             Diagnostic {
