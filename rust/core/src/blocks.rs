@@ -19,8 +19,8 @@ use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
 use crate::geom::{orient, ring_area, simplify_ring};
-use crate::triangulate::MIN_TRIANGLE_AREA;
 use crate::overlay::{contour, shape, Contour};
+use crate::triangulate::MIN_TRIANGLE_AREA;
 use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon};
 use crate::validate::polygon_area;
 use crate::Settings;

@@ -106,11 +106,12 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
     }
     // The inner side of a bend tighter than the half-width would run backwards: hold it (but
     // never move an end, which is shared with a junction or closes a cap).
-    for k in 0..2 {
-        for i in 1..n.saturating_sub(1) {
-            let d = line.pts[i].xy().sub(line.pts[i - 1].xy());
-            if sides[i][k].sub(sides[i - 1][k]).dot(d) < 0.0 {
-                sides[i][k] = sides[i - 1][k];
+    for i in 1..n.saturating_sub(1) {
+        let d = line.pts[i].xy().sub(line.pts[i - 1].xy());
+        let prev = sides[i - 1];
+        for (k, q) in sides[i].iter_mut().enumerate() {
+            if q.sub(prev[k]).dot(d) < 0.0 {
+                *q = prev[k];
             }
         }
     }
@@ -118,20 +119,20 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
     for (end, j) in ends.iter().enumerate() {
         if let Some(j) = j {
             let i = if end == 0 { 0 } else { n - 1 };
-            for k in 0..2 {
-                sides[i][k] = snap_to(sides[i][k], &j.polygon.exterior, snap);
+            for q in sides[i].iter_mut() {
+                *q = snap_to(*q, &j.polygon.exterior, snap);
             }
         }
     }
     let mut verts = Vec::with_capacity(2 * n);
-    for i in 0..n {
+    for (i, pair) in sides.iter().enumerate() {
         let c = line.pts[i];
         let t = unit3(sub3(line.pts[(i + 1).min(n - 1)], line.pts[i.saturating_sub(1)]));
         let lat = line.dir(i.min(n - 2)).perp();
         let normal = unit3(cross3(t, Point3::new(lat.x, lat.y, 0.0)));
         let v = p.start + line.cum[i];
         for (k, u) in [(0, -half), (1, half)] {
-            let q = sides[i][k];
+            let q = pair[k];
             let vert = MeshVertex { position: Point3::new(q.x, q.y, c.z), normal, uv: [u, v] };
             verts.push(vert);
             sink.vertex(vert);
@@ -147,7 +148,13 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
         };
         let (a, b) = ([r0, r1, l1], [r0, l1, l0]);
         let (c, d) = ([r0, r1, l0], [r1, l1, l0]);
-        let pick = if up(a) && up(b) { [a, b] } else if up(c) && up(d) { [c, d] } else { [a, b] };
+        let pick = if up(a) && up(b) {
+            [a, b]
+        } else if up(c) && up(d) {
+            [c, d]
+        } else {
+            [a, b]
+        };
         for t in pick {
             if up(t) {
                 tri(sink, &verts, t, MaterialSlot::Carriageway);
@@ -279,8 +286,11 @@ fn junction_mesh(j: &Junction, net: &Network, snap: f64, sink: &mut dyn MeshSink
 }
 
 /// Road heights near any point: the height of the nearest road-piece centerline.
+/// A centerline segment with the heights at its two ends.
+type HeightSeg = GeomWithData<RLine<[f64; 2]>, (f64, f64)>;
+
 struct Heights {
-    tree: RTree<GeomWithData<RLine<[f64; 2]>, (f64, f64)>>,
+    tree: RTree<HeightSeg>,
 }
 
 impl Heights {
@@ -363,11 +373,13 @@ fn band_polygons(b: &crate::types::Block) -> Vec<Polygon> {
     if b.lots.is_empty() {
         return vec![b.polygon.clone()];
     }
-    let inside = |ring: &[Point], hole: &[Point]| hole.first().is_some_and(|q| crate::validate::point_in_ring(*q, ring));
+    let inside =
+        |ring: &[Point], hole: &[Point]| hole.first().is_some_and(|q| crate::validate::point_in_ring(*q, ring));
     let reversed = |r: &Vec<Point>| -> Vec<Point> { r.iter().rev().copied().collect() };
     let lot_holes: Vec<&Vec<Point>> = b.lots.iter().flat_map(|l| l.holes.iter()).collect();
     // Between the block's outline and the lots' outlines.
-    let mut outer = Polygon { exterior: b.polygon.exterior.clone(), holes: b.lots.iter().map(|l| reversed(&l.exterior)).collect() };
+    let mut outer =
+        Polygon { exterior: b.polygon.exterior.clone(), holes: b.lots.iter().map(|l| reversed(&l.exterior)).collect() };
     outer.holes.extend(b.polygon.holes.iter().filter(|h| !lot_holes.iter().any(|lh| inside(lh, h))).cloned());
     let mut out = vec![outer];
     // Inside each hole of a lot, around the block's holes there.

@@ -369,15 +369,16 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
 /// every mouth lies on the junction's outline.
 fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
     let inside = |poly: &Polygon, q: Point| {
-        crate::validate::point_in_ring(q, &poly.exterior) && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
+        crate::validate::point_in_ring(q, &poly.exterior)
+            && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
     };
     let snap = COINCIDENT_SHARE * settings.tolerance;
     // Strictly inside, further than `snap` from the outline (a corner on it is not buried).
     let inside = |poly: &Polygon, q: Point| {
         inside(poly, q)
-            && std::iter::once(&poly.exterior).chain(poly.holes.iter()).all(|r| {
-                (0..r.len()).all(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 > snap)
-            })
+            && std::iter::once(&poly.exterior)
+                .chain(poly.holes.iter())
+                .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 > snap))
     };
     for group in layout.groups.values_mut() {
         if group.bases < 2 {
@@ -424,7 +425,8 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
                 }
                 let parts = vec![shape(&group.polygon), vec![ccw_contour(&r)]];
                 let empty: Vec<Contour> = Vec::new();
-                let mut poly = largest(crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero));
+                let mut poly =
+                    largest(crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero));
                 poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
                 group.polygon = poly;
                 changed = true;
@@ -764,17 +766,23 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
     for j in &mut net.junctions {
         let Some(cs) = corners.get(j.id.as_str()) else { continue };
         for &c in cs {
-            for ring in std::iter::once(&mut j.polygon.exterior).chain(j.polygon.holes.iter_mut()) {
+            let mut moved = j.polygon.clone();
+            for ring in std::iter::once(&mut moved.exterior).chain(moved.holes.iter_mut()) {
                 if let Some(v) = ring.iter_mut().find(|v| v.dist(c) <= snap) {
                     *v = c;
                     break;
                 }
                 let n = ring.len();
-                let hit = (0..n).find(|&i| crate::geom::project_on_segment(c, ring[i], ring[(i + 1) % n]).1 <= snap);
-                if let Some(i) = hit {
+                if let Some(i) =
+                    (0..n).find(|&i| crate::geom::project_on_segment(c, ring[i], ring[(i + 1) % n]).1 <= snap)
+                {
                     ring.insert(i + 1, c);
                     break;
                 }
+            }
+            // Only where the outline stays valid: a snap is never worth an invalid polygon.
+            if moved != j.polygon && crate::validate::check_polygon(&moved).is_ok() {
+                j.polygon = moved;
             }
         }
     }

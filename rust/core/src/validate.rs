@@ -1164,7 +1164,13 @@ mod tests {
 
     fn block(id: &str, exterior: Vec<Point>) -> Block {
         let polygon = poly(exterior, vec![]);
-        Block { id: id.to_string(), area: polygon_area(&polygon), polygon, profile: crate::Profile::default(), lots: vec![] }
+        Block {
+            id: id.to_string(),
+            area: polygon_area(&polygon),
+            polygon,
+            profile: crate::Profile::default(),
+            lots: vec![],
+        }
     }
 
     fn close(a: f64, b: f64) -> bool {

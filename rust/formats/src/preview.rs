@@ -654,7 +654,13 @@ mod tests {
     /// A block 0..100 × 0..100 m, a road strip along its south side, a junction at its corner.
     fn network() -> Network {
         Network {
-            blocks: vec![Block { id: "b1".into(), polygon: rect(0.0, 10.0, 100.0, 100.0), area: 9000.0, profile: Default::default(), lots: vec![] }],
+            blocks: vec![Block {
+                id: "b1".into(),
+                polygon: rect(0.0, 10.0, 100.0, 100.0),
+                area: 9000.0,
+                profile: Default::default(),
+                lots: vec![],
+            }],
             pieces: vec![RoadPiece {
                 id: "r1".into(),
                 road: "r".into(),
