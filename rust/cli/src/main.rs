@@ -1,6 +1,7 @@
 //! `roadgen`: runs the RoadGen engine on road files.
 //!
-//! `roadgen generate INPUT --out DIR` writes `DIR/network.geojson` and `DIR/preview.png` and
+//! `roadgen generate INPUT --out DIR` writes `DIR/network.geojson`, `DIR/network.glb` and
+//! `DIR/preview.png` and
 //! prints a one-line summary. Errors are one line on stderr and a non-zero exit status.
 
 use std::path::PathBuf;
@@ -8,8 +9,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
-use roadgen_core::{build, Profile, Settings};
-use roadgen_formats::{read_file, render_preview, write_geojson, Format, PreviewOptions, ReadOptions};
+use roadgen_core::{build, build_meshes, MeshCollector, Profile, Settings};
+use roadgen_formats::{
+    read_file, render_preview, write_geojson, write_glb, Format, GltfOptions, PreviewOptions, ReadOptions,
+};
 
 /// Turns road centerlines into a street network: junctions, road pieces and city blocks.
 #[derive(Parser, Debug)]
@@ -21,7 +24,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Builds the network of a road file and writes GeoJSON and a PNG preview.
+    /// Builds the network of a road file and writes GeoJSON, glTF meshes and a PNG preview.
     Generate(Generate),
 }
 
@@ -107,15 +110,26 @@ fn generate(args: &Generate) -> Result<String, String> {
         .map_err(|e| format!("cannot draw the preview: {e}"))?;
     let pp = args.out.join("preview.png");
     std::fs::write(&pp, png).map_err(|e| format!("cannot write {}: {}", pp.display(), e))?;
+    let t_mesh = Instant::now();
+    let mut meshes = MeshCollector::default();
+    build_meshes(&net, &settings, &mut meshes);
+    let mesh_s = t_mesh.elapsed().as_secs_f64();
+    let triangles: usize = meshes.meshes.iter().map(|m| m.triangles.len()).sum();
+    let glb =
+        write_glb(&meshes.meshes, &GltfOptions::default()).map_err(|e| format!("cannot write the meshes: {e}"))?;
+    let gp = args.out.join("network.glb");
+    std::fs::write(&gp, glb).map_err(|e| format!("cannot write {}: {}", gp.display(), e))?;
     Ok(format!(
-        "{} roads, {} junctions, {} road pieces, {} blocks, {} diagnostics in {:.3} s (network {:.3} s) -> {}",
+        "{} roads, {} junctions, {} road pieces, {} blocks, {} diagnostics, {} triangles in {:.3} s (network {:.3} s, meshes {:.3} s) -> {}",
         loaded.input.roads.len(),
         net.junctions.len(),
         net.pieces.len(),
         net.blocks.len(),
         net.diagnostics.len(),
+        triangles,
         t0.elapsed().as_secs_f64(),
         build_s,
+        mesh_s,
         args.out.display()
     ))
 }

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
+use rayon::prelude::*;
 use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
@@ -123,12 +124,13 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
     }
     let tree = RTree::bulk_load(segs);
 
-    let mut out = Vec::new();
     let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    // Faces: the outer face (along the frame, outside all road geometry) and faces too small
+    // to be blocks are dropped here; naming, cleaning and lots run in parallel below.
+    let mut faces = Vec::new();
     for shape in shapes {
         let mut rings = shape.iter().map(|c| to_ring(c));
         let Some(exterior) = rings.next() else { continue };
-        // The outer face runs along the frame, outside all road geometry.
         if exterior.iter().any(|p| p.x < lo[0] - 0.5 * m) {
             continue;
         }
@@ -148,33 +150,38 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
             });
             continue;
         }
-        let mut profile = settings.profile;
-        let base = match tree.nearest_neighbor([corner.x, corner.y]) {
-            Some(seg) => {
-                let (pi, k) = seg.data;
-                let piece = &net.pieces[pi];
-                let (a, b) = (piece.centerline[k].xy(), piece.centerline[k + 1].xy());
-                let mut s = piece.start;
-                for j in 0..k {
-                    s += piece.centerline[j].xy().dist(piece.centerline[j + 1].xy());
-                }
-                let d = b.sub(a);
-                let t = if d.dot(d) > 0.0 { (corner.sub(a).dot(d) / d.dot(d)).clamp(0.0, 1.0) } else { 0.0 };
-                s += d.len() * t;
-                let left = orient(a, b, corner) > 0.0;
-                profile = piece.profile;
-                let walk = if left { profile.sidewalk_left } else { profile.sidewalk_right };
-                profile.sidewalk_left = walk;
-                profile.sidewalk_right = walk;
-                format!("b/{}/{:.1}/{}", piece.road, s, if left { "L" } else { "R" })
-            }
-            None => format!("b/@{:.2},{:.2}", corner.x, corner.y),
-        };
-        let mut polygon = Polygon { exterior, holes };
-        simplify_polygon(&mut polygon);
-        let lots = lots_of(&polygon, profile.curb_width + profile.sidewalk_left, settings);
-        out.push((base, corner, Block { id: String::new(), polygon, area, profile, lots }));
+        faces.push((Polygon { exterior, holes }, area, corner));
     }
+    let mut out: Vec<(String, Point, Block)> = faces
+        .into_par_iter()
+        .map(|(mut polygon, area, corner)| {
+            let mut profile = settings.profile;
+            let base = match tree.nearest_neighbor([corner.x, corner.y]) {
+                Some(seg) => {
+                    let (pi, k) = seg.data;
+                    let piece = &net.pieces[pi];
+                    let (a, b) = (piece.centerline[k].xy(), piece.centerline[k + 1].xy());
+                    let mut s = piece.start;
+                    for j in 0..k {
+                        s += piece.centerline[j].xy().dist(piece.centerline[j + 1].xy());
+                    }
+                    let d = b.sub(a);
+                    let t = if d.dot(d) > 0.0 { (corner.sub(a).dot(d) / d.dot(d)).clamp(0.0, 1.0) } else { 0.0 };
+                    s += d.len() * t;
+                    let left = orient(a, b, corner) > 0.0;
+                    profile = piece.profile;
+                    let walk = if left { profile.sidewalk_left } else { profile.sidewalk_right };
+                    profile.sidewalk_left = walk;
+                    profile.sidewalk_right = walk;
+                    format!("b/{}/{:.1}/{}", piece.road, s, if left { "L" } else { "R" })
+                }
+                None => format!("b/@{:.2},{:.2}", corner.x, corner.y),
+            };
+            simplify_polygon(&mut polygon);
+            let lots = lots_of(&polygon, profile.curb_width + profile.sidewalk_left, settings);
+            (base, corner, Block { id: String::new(), polygon, area, profile, lots })
+        })
+        .collect();
     // Deterministic ids whatever order the overlay returned the shapes in.
     out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)).then(a.1.y.total_cmp(&b.1.y)));
     let mut blocks: Vec<Block> = out

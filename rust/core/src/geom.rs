@@ -262,31 +262,36 @@ pub(crate) fn dedup_ring_within(ring: &mut Vec<Point>, eps: f64) {
 /// such vertices only give meshes slivers. Keeps at least three vertices.
 pub(crate) fn simplify_ring(ring: &mut Vec<Point>, min_area: f64) {
     let min_len = min_area.sqrt();
-    // Each pass removes at least one vertex or ends the loop.
+    let small = |a: Point, b: Point, c: Point| b.dist(a) < min_len || 0.5 * b.sub(a).cross(c.sub(a)).abs() < min_area;
+    // Each pass is linear (a stack walk); a pass that removes nothing ends the loop, and every
+    // other pass removes at least one vertex.
     loop {
         let n = ring.len();
         if n <= 3 {
             return;
         }
-        let mut keep = vec![true; n];
-        let mut removed = false;
-        let mut prev = n - 1;
-        for i in 0..n {
-            let next = (i + 1..n).chain(0..i).find(|&j| keep[j]).unwrap_or(i);
-            let (a, b, c) = (ring[prev], ring[i], ring[next]);
-            let tri = 0.5 * (b.sub(a).cross(c.sub(a))).abs();
-            if n - keep.iter().filter(|k| !**k).count() > 3 && (b.dist(a) < min_len || tri < min_area) {
-                keep[i] = false;
-                removed = true;
-            } else {
-                prev = i;
+        let mut out: Vec<Point> = Vec::with_capacity(n);
+        for &v in ring.iter() {
+            while out.len() >= 2 && small(out[out.len() - 2], out[out.len() - 1], v) {
+                out.pop();
             }
+            out.push(v);
         }
-        if !removed {
+        // Across the seam: the last vertex against the first two, the first against the ends.
+        while out.len() > 3 && small(out[out.len() - 2], out[out.len() - 1], out[0]) {
+            out.pop();
+        }
+        while out.len() > 3 && small(out[out.len() - 1], out[0], out[1]) {
+            out.remove(0);
+        }
+        if out.len() < 3 {
             return;
         }
-        let mut k = keep.iter();
-        ring.retain(|_| *k.next().unwrap_or(&true));
+        let done = out.len() == n;
+        *ring = out;
+        if done {
+            return;
+        }
     }
 }
 

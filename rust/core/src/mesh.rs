@@ -20,8 +20,8 @@ use rstar::RTree;
 
 use crate::curb::{offset_at, Side};
 use crate::geom::{arc_steps, Line, COINCIDENT_SHARE};
-use crate::mesh_types::{FeatureKind, MaterialSlot, MeshSink, MeshVertex};
-use crate::triangulate::{triangulate, MIN_TRIANGLE_AREA};
+use crate::mesh_types::{FeatureKind, MaterialSlot, MeshCollector, MeshSink, MeshVertex};
+use crate::triangulate::{triangulate, triangulate_plain, MIN_TRIANGLE_AREA};
 use crate::types::{Junction, Network, Point, Point3, Polygon, RoadPiece};
 use crate::Settings;
 
@@ -54,20 +54,62 @@ fn area3(a: Point3, b: Point3, c: Point3) -> f64 {
 /// Builds the meshes of a network, piece by piece, junction by junction, block by block (each
 /// list in id order), into `sink`.
 pub fn build_meshes(net: &Network, settings: &Settings, sink: &mut dyn MeshSink) {
+    use rayon::prelude::*;
     let snap = COINCIDENT_SHARE * settings.tolerance;
     let junction_of: std::collections::BTreeMap<&str, &Junction> =
         net.junctions.iter().map(|j| (j.id.as_str(), j)).collect();
+    let mut mouths: std::collections::BTreeMap<&str, Vec<Mouth>> = std::collections::BTreeMap::new();
     for p in &net.pieces {
-        let ends = [p.from.as_deref(), p.to.as_deref()].map(|id| id.and_then(|id| junction_of.get(id).copied()));
-        road_mesh(p, ends, settings, snap, sink);
-    }
-    for j in &net.junctions {
-        junction_mesh(j, net, snap, sink);
+        let line = Line::new(p.centerline.clone());
+        let half = 0.5 * p.width;
+        for (id, s) in [(&p.from, 0.0), (&p.to, line.length())] {
+            if let Some(id) = id {
+                let a = offset_at(&line, s, half, Side::Right);
+                let b = offset_at(&line, s, half, Side::Left);
+                mouths.entry(id.as_str()).or_default().push((a, b, line.point_at(s).z));
+            }
+        }
     }
     let heights = Heights::new(net);
-    for b in &net.blocks {
-        block_mesh(b, &heights, sink);
+    // Every feature is built on its own (in parallel), then handed to the sink in order, so the
+    // sink sees the same sequence at any thread count.
+    let one = |f: &dyn Fn(&mut MeshCollector)| {
+        let mut c = MeshCollector::default();
+        f(&mut c);
+        c
+    };
+    let roads: Vec<MeshCollector> = net
+        .pieces
+        .par_iter()
+        .map(|p| {
+            let ends = [p.from.as_deref(), p.to.as_deref()].map(|id| id.and_then(|id| junction_of.get(id).copied()));
+            one(&|c| road_mesh(p, ends, settings, snap, c))
+        })
+        .collect();
+    let junctions: Vec<MeshCollector> = net
+        .junctions
+        .par_iter()
+        .map(|j| one(&|c| junction_mesh(j, mouths.get(j.id.as_str()).map_or(&[], |m| m.as_slice()), snap, c)))
+        .collect();
+    let blocks: Vec<MeshCollector> = net.blocks.par_iter().map(|b| one(&|c| block_mesh(b, &heights, c))).collect();
+    for c in roads.iter().chain(&junctions).chain(&blocks) {
+        for m in &c.meshes {
+            replay(m, sink);
+        }
     }
+}
+
+/// Hands one collected feature mesh to a sink.
+fn replay(m: &crate::mesh_types::FeatureMesh, sink: &mut dyn MeshSink) {
+    let Some(kind) = m.kind else { return };
+    sink.begin_feature(kind, &m.id);
+    for v in &m.vertices {
+        sink.vertex(*v);
+    }
+    for (t, slot) in m.triangles.iter().zip(&m.slots) {
+        sink.triangle(t[0], t[1], t[2], *slot);
+    }
+    sink.end_feature();
 }
 
 /// Emits a triangle unless it is smaller than the triangulation's minimum area.
@@ -221,32 +263,15 @@ fn joint(line: &Line, i: usize, half: f64, side: Side) -> Point {
     }
 }
 
-/// The mouths of a junction: (segment between the mouth corners, height), from its road pieces.
-fn mouths(j: &Junction, net: &Network) -> Vec<(Point, Point, f64)> {
-    let mut out = Vec::new();
-    for p in &net.pieces {
-        for (end, id) in [(0, &p.from), (1, &p.to)] {
-            if id.as_deref() != Some(j.id.as_str()) {
-                continue;
-            }
-            let line = Line::new(p.centerline.clone());
-            let s = if end == 0 { 0.0 } else { line.length() };
-            let half = 0.5 * p.width;
-            let a = offset_at(&line, s, half, Side::Right);
-            let b = offset_at(&line, s, half, Side::Left);
-            out.push((a, b, line.point_at(s).z));
-        }
-    }
-    out
-}
+/// A junction's mouth: the segment between its two corners, and the road's height there.
+type Mouth = (Point, Point, f64);
 
-fn junction_mesh(j: &Junction, net: &Network, snap: f64, sink: &mut dyn MeshSink) {
+fn junction_mesh(j: &Junction, ms: &[Mouth], snap: f64, sink: &mut dyn MeshSink) {
     sink.begin_feature(FeatureKind::Junction, &j.id);
     let t = triangulate(&j.polygon);
-    let ms = mouths(j, net);
     let height = |q: Point| -> f64 {
         let (mut wsum, mut zsum) = (0.0, 0.0);
-        for &(a, b, z) in &ms {
+        for &(a, b, z) in ms {
             let (_, d) = crate::geom::project_on_segment(q, a, b);
             if d <= snap {
                 return z;
@@ -291,6 +316,8 @@ type HeightSeg = GeomWithData<RLine<[f64; 2]>, (f64, f64)>;
 
 struct Heights {
     tree: RTree<HeightSeg>,
+    /// The one height of every road, when they all have the same (a flat network).
+    flat: Option<f64>,
 }
 
 impl Heights {
@@ -301,10 +328,15 @@ impl Heights {
                 segs.push(GeomWithData::new(RLine::new([w[0].x, w[0].y], [w[1].x, w[1].y]), (w[0].z, w[1].z)));
             }
         }
-        Self { tree: RTree::bulk_load(segs) }
+        let first = net.pieces.iter().flat_map(|p| p.centerline.iter()).map(|c| c.z).next().unwrap_or(0.0);
+        let flat = net.pieces.iter().flat_map(|p| p.centerline.iter()).all(|c| c.z == first).then_some(first);
+        Self { tree: RTree::bulk_load(segs), flat }
     }
 
     fn at(&self, q: Point) -> f64 {
+        if let Some(z) = self.flat {
+            return z;
+        }
         match self.tree.nearest_neighbor([q.x, q.y]) {
             Some(seg) => {
                 let (a, b) = (seg.geom().from, seg.geom().to);
@@ -325,7 +357,7 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
     let mut surfaces: Vec<(&Polygon, MaterialSlot)> = band.iter().map(|p| (p, MaterialSlot::Sidewalk)).collect();
     surfaces.extend(b.lots.iter().map(|p| (p, MaterialSlot::Block)));
     for (poly, slot) in surfaces {
-        let t = triangulate(poly);
+        let t = triangulate_plain(poly);
         let base = verts.len() as u32;
         for q in &t.vertices {
             sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, heights.at(*q) + h), UP, [q.x, q.y]);
@@ -355,7 +387,7 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
         }
     }
     // The bottom, at road level, facing down: the platform is a closed solid.
-    let t = triangulate(&b.polygon);
+    let t = triangulate_plain(&b.polygon);
     let base = verts.len() as u32;
     for q in &t.vertices {
         sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, heights.at(*q)), DOWN, [q.x, q.y]);

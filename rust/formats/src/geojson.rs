@@ -26,6 +26,7 @@ pub fn write_geojson(network: &Network, frame: &Frame) -> String {
     features.extend(network.junctions.iter().map(|j| junction(j, frame)));
     features.extend(network.pieces.iter().map(|p| piece(p, frame)));
     features.extend(network.blocks.iter().map(|b| block(b, frame)));
+    features.extend(network.blocks.iter().filter(|b| !b.lots.is_empty()).map(|b| lot(b, frame)));
     let diagnostics: Vec<String> = network.diagnostics.iter().map(|d| diagnostic(d, frame)).collect();
 
     let mut out = String::from("{\"type\":\"FeatureCollection\",\"features\":");
@@ -79,6 +80,38 @@ fn block(b: &Block, frame: &Frame) -> String {
     let props =
         format!("\"kind\":\"block\",\"id\":{},\"area\":{}", string(&b.id), number(frame.area_from_core(b.area)));
     feature(&props, &b.polygon, frame)
+}
+
+/// A block's lots (the block minus its sidewalk band): one feature with the block's id, a
+/// Polygon for one lot, a MultiPolygon for several.
+fn lot(b: &Block, frame: &Frame) -> String {
+    let area: f64 = b.lots.iter().map(roadgen_core::validate::polygon_area).sum();
+    let props = format!(
+        "\"kind\":\"lot\",\"id\":{},\"block\":{},\"area\":{}",
+        string(&b.id),
+        string(&b.id),
+        number(frame.area_from_core(area))
+    );
+    let geometry = if b.lots.len() == 1 {
+        geometry(&b.lots[0], frame)
+    } else {
+        let mut out = String::from("{\"type\":\"MultiPolygon\",\"coordinates\":[");
+        for (i, l) in b.lots.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push('[');
+            ring(&mut out, &l.exterior, frame);
+            for hole in l.holes.iter().filter(|h| !h.is_empty()) {
+                out.push(',');
+                ring(&mut out, hole, frame);
+            }
+            out.push(']');
+        }
+        out.push_str("]}");
+        out
+    };
+    format!("{{\"type\":\"Feature\",\"properties\":{{{props}}},\"geometry\":{geometry}}}")
 }
 
 fn diagnostic(d: &Diagnostic, frame: &Frame) -> String {
