@@ -59,6 +59,14 @@ CASES = {
     # 3D: an overpass 8 m above the ground road (no junction), and a road 1 m up (a junction).
     "heights": [road("ground", [(-150, 0, 0), (150, 0, 0)]), road("overpass", [(-50, -150, 8), (-50, 150, 8)]),
                 road("ramp", [(50, -150, 1), (50, 150, 1)])],
+    # A U-turn of 3 m radius on a 10 m road: the inner curb would run backwards.
+    "tight_bend": [road("uturn", [(-100, 3)] + [(3 * math.cos(math.radians(a)), 3 * math.sin(math.radians(a)))
+                                               for a in range(90, -91, -15)] + [(-100, -3)], 10.0)],
+    # Per-road profiles: a wide sidewalk on one road, no sidewalk and a high curb on another.
+    "profiles": [road("plain", [(-150, 0), (150, 0)]),
+                 road("boulevard", [(0, -150), (0, 150)], 9.0, profile={"sidewalk": 4.5}),
+                 road("lane", [(-150, 100), (150, 100)], 5.0, profile={"sidewalk": 0, "curb_height": 0.25}),
+                 road("west", [(-120, -150), (-120, 150)]), road("east", [(120, -150), (120, 150)])],
     "straight_continuation": [road("narrow", [(-150, 0), (0, 0)], 7.0), road("wide", [(0, 0), (150, 0)], 10.0)],
     "spline_curves": None,  # written below: splines with Unreal semantics
 }

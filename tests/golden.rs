@@ -253,3 +253,35 @@ fn point_cloud_input() {
     assert_eq!(degrees(&n), vec![3, 4]);
     assert!(n.pieces.iter().all(|p| (p.width - 7.0).abs() < 1e-12), "widths are read in centimetres");
 }
+
+#[test]
+fn per_road_profiles_reach_the_blocks() {
+    let n = case("profiles");
+    // Every block takes the profile of the road that names it; its lots lie inside it.
+    assert!(!n.blocks.is_empty());
+    for b in &n.blocks {
+        for lot in &b.lots {
+            for p in &lot.exterior {
+                assert!(roadgen::core::validate::point_in_ring(*p, &b.polygon.exterior), "{}: lot outside", b.id);
+            }
+        }
+        let band = b.profile.curb_width + b.profile.sidewalk_left;
+        let lots: f64 = b.lots.iter().map(roadgen::core::validate::polygon_area).sum();
+        assert!(lots < b.area, "{}: the sidewalk band takes no area", b.id);
+        assert!(band >= 0.3, "{}", b.id);
+    }
+    let lane = n.pieces.iter().find(|p| p.road == "lane").unwrap();
+    assert_eq!(lane.profile.sidewalk_left, 0.0);
+    assert_eq!(lane.profile.curb_height, 0.25);
+    let boulevard = n.pieces.iter().find(|p| p.road == "boulevard").unwrap();
+    assert_eq!(boulevard.profile.sidewalk_right, 4.5);
+    // The two blocks between `plain` and `lane` have the same area; the one the boulevard
+    // names has its 4.5 m sidewalk, the other the default 2 m, so its lot is larger.
+    let by = |prefix: &str| n.blocks.iter().find(|b| b.id.starts_with(prefix)).expect(prefix);
+    let (wide, west) = (by("b/boulevard/"), by("b/west/"));
+    assert!((wide.area - west.area).abs() < 1e-6);
+    assert_eq!(wide.profile.sidewalk_left, 4.5);
+    assert_eq!(west.profile.sidewalk_left, 2.0);
+    let lot = |b: &roadgen::core::Block| b.lots.iter().map(roadgen::core::validate::polygon_area).sum::<f64>();
+    assert!(lot(wide) + 100.0 < lot(west), "{} vs {}", lot(wide), lot(west));
+}
