@@ -1,5 +1,6 @@
-//! Benchmark of the whole pipeline: `roadgen_core::build` on the real networks in
-//! `tests/data/osm` (Kotka, the centre of Liège, all of Liège), input already read and parsed.
+//! Benchmarks of the whole pipeline on the real networks in `tests/data/osm` (Kotka, the
+//! centre of Liège, all of Liège): `build` (the network, input already read and parsed) and
+//! `meshes` (`build_meshes` into a `MeshCollector`, network already built).
 //!
 //! Run with `cargo bench -p roadgen-cli --bench pipeline`.
 
@@ -8,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use roadgen_core::{build, Settings};
+use roadgen_core::{build, build_meshes, MeshCollector, Settings};
 use roadgen_formats::{read_file, ReadOptions};
 
 /// The networks to time, with the measurement time each one gets.
@@ -29,5 +30,27 @@ fn pipeline(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pipeline);
+fn meshes(c: &mut Criterion) {
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/osm");
+    let settings = Settings::default();
+    let mut group = c.benchmark_group("meshes");
+    group.sample_size(10);
+    for (name, seconds) in NETWORKS {
+        let path = data.join(format!("{name}.roads.json"));
+        let loaded =
+            read_file(&path, &ReadOptions::default()).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let net = build(&loaded.input, &settings).unwrap_or_else(|e| panic!("{name}: {e}"));
+        group.measurement_time(Duration::from_secs(seconds));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sink = MeshCollector::default();
+                build_meshes(black_box(&net), black_box(&settings), &mut sink);
+                sink
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pipeline, meshes);
 criterion_main!(benches);
