@@ -38,7 +38,7 @@ fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
     if !(band > 0.0) {
         return vec![block.clone()];
     }
-    let style = OutlineStyle::new(-band).line_join(LineJoin::Round(ROUND_JOIN_STEP));
+    let style = OutlineStyle::new(-band).line_join(LineJoin::Miter(MITER_MIN_ANGLE));
     let shapes = shape(block).outline(&style);
     let mut lots: Vec<Polygon> = shapes
         .into_iter()
@@ -77,8 +77,9 @@ fn simplify_polygon(p: &mut Polygon) {
     }
 }
 
-/// Round joins of the lot outline: the longest arc piece as a share of its radius (radians).
-const ROUND_JOIN_STEP: f64 = 0.25;
+/// Lot corners are mitred (sharp, like the block's own corners) down to this interior angle
+/// (radians, 10°); sharper ones are bevelled.
+const MITER_MIN_ANGLE: f64 = 0.1745;
 
 /// Extracts the blocks of a network whose junctions and road pieces are built.
 pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Block> {

@@ -380,58 +380,70 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
                 .chain(poly.holes.iter())
                 .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 > snap))
     };
-    for group in layout.groups.values_mut() {
-        if group.bases < 2 {
-            continue;
-        }
-        // A stretch given to the junction may bury another arm's mouth, so go round until no
-        // mouth is buried; every round moves a mouth outwards, and an arm can move at most to
-        // its end, so rounds are bounded by the arms' lengths over the step.
-        let mut changed = true;
-        let mut rounds = 0usize;
-        while changed && rounds <= group.arms.len() {
-            changed = false;
-            rounds += 1;
-            for a in &group.arms {
-                let e = &g.edges[a.edge];
-                let line = arm_line(g, *a);
-                let half = 0.5 * g.roads[e.road].width;
-                let end = if a.at_start { 0 } else { 1 };
-                let len = line.length();
-                let s0 = layout.setback[a.edge][end];
-                let poly = &group.polygon;
-                let buried = |s: f64| {
-                    inside(poly, offset_at(&line, s, half, Side::Left))
-                        || inside(poly, offset_at(&line, s, half, Side::Right))
-                };
-                if !buried(s0) {
-                    continue;
+    // Groups are independent (an arm's end belongs to one group): each works on its own and
+    // reports the setbacks it moved.
+    let setback = &layout.setback;
+    let mut groups: Vec<&mut Group> = layout.groups.values_mut().filter(|gr| gr.bases >= 2).collect();
+    let moved: Vec<Vec<(usize, usize, f64)>> = groups
+        .par_iter_mut()
+        .map(|group| {
+            let mut moved: Vec<(usize, usize, f64)> = Vec::new();
+            let current = |edge: usize, end: usize, moved: &[(usize, usize, f64)]| {
+                moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
+            };
+            // A stretch given to the junction may bury another arm's mouth, so go round until no
+            // mouth is buried; every round moves a mouth outwards, and an arm can move at most to
+            // its end, so rounds are bounded by the arms' lengths over the step.
+            let mut changed = true;
+            let mut rounds = 0usize;
+            while changed && rounds <= group.arms.len() {
+                changed = false;
+                rounds += 1;
+                for a in &group.arms {
+                    let e = &g.edges[a.edge];
+                    let line = arm_line(g, *a);
+                    let half = 0.5 * g.roads[e.road].width;
+                    let end = if a.at_start { 0 } else { 1 };
+                    let len = line.length();
+                    let s0 = current(a.edge, end, &moved);
+                    let poly = &group.polygon;
+                    let buried = |s: f64| {
+                        inside(poly, offset_at(&line, s, half, Side::Left))
+                            || inside(poly, offset_at(&line, s, half, Side::Right))
+                    };
+                    if !buried(s0) {
+                        continue;
+                    }
+                    // March out along the arm in steps of the flattening tolerance, at most to
+                    // its end (or its middle when another junction waits there).
+                    let far = if (if a.at_start { e.n1 } else { e.n0 }).is_some() { 0.5 * len } else { len };
+                    let mut s = s0;
+                    while s < far && buried(s) {
+                        s = (s + settings.tolerance).min(far);
+                    }
+                    if s <= s0 {
+                        continue;
+                    }
+                    let mut r = strip(&line, s0, s, half);
+                    dedup_ring(&mut r);
+                    moved.push((a.edge, end, s));
+                    if r.len() < 3 {
+                        continue;
+                    }
+                    let parts = vec![shape(&group.polygon), vec![ccw_contour(&r)]];
+                    let empty: Vec<Contour> = Vec::new();
+                    let mut poly =
+                        largest(crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero));
+                    poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
+                    group.polygon = poly;
+                    changed = true;
                 }
-                // March out along the arm in steps of the flattening tolerance, at most to its
-                // end (or its middle when another junction waits there).
-                let far = if (if a.at_start { e.n1 } else { e.n0 }).is_some() { 0.5 * len } else { len };
-                let mut s = s0;
-                while s < far && buried(s) {
-                    s = (s + settings.tolerance).min(far);
-                }
-                if s <= s0 {
-                    continue;
-                }
-                let mut r = strip(&line, s0, s, half);
-                dedup_ring(&mut r);
-                layout.setback[a.edge][end] = s;
-                if r.len() < 3 {
-                    continue;
-                }
-                let parts = vec![shape(&group.polygon), vec![ccw_contour(&r)]];
-                let empty: Vec<Contour> = Vec::new();
-                let mut poly =
-                    largest(crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero));
-                poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
-                group.polygon = poly;
-                changed = true;
             }
-        }
+            moved
+        })
+        .collect();
+    for (edge, end, s) in moved.into_iter().flatten() {
+        layout.setback[edge][end] = s;
     }
 }
 
@@ -763,8 +775,8 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
             }
         }
     }
-    for j in &mut net.junctions {
-        let Some(cs) = corners.get(j.id.as_str()) else { continue };
+    net.junctions.par_iter_mut().for_each(|j| {
+        let Some(cs) = corners.get(j.id.as_str()) else { return };
         for &c in cs {
             let mut moved = j.polygon.clone();
             for ring in std::iter::once(&mut moved.exterior).chain(moved.holes.iter_mut()) {
@@ -785,7 +797,7 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
                 j.polygon = moved;
             }
         }
-    }
+    });
 }
 
 /// Makes `base` unique among the ids seen so far by appending `#2`, `#3`, ...
