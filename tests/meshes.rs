@@ -6,9 +6,11 @@ use std::collections::BTreeMap;
 
 use common::load;
 use roadgen::core::triangulate::MIN_TRIANGLE_AREA;
-use roadgen::core::{build, build_meshes, FeatureKind, FeatureMesh, MaterialSlot, MeshCollector, Network, Settings};
+use roadgen::core::{
+    build, build_meshes, FeatureKind, FeatureMesh, Input, MaterialSlot, MeshCollector, Network, RoadGeometry, Settings,
+};
 
-fn meshes(input_rel: &str) -> (Network, Vec<FeatureMesh>) {
+fn meshes(input_rel: &str) -> (Network, Vec<FeatureMesh>, Input) {
     let input = load(input_rel);
     let settings = Settings::default();
     let net = build(&input, &settings).unwrap();
@@ -17,14 +19,22 @@ fn meshes(input_rel: &str) -> (Network, Vec<FeatureMesh>) {
     let mut b = MeshCollector::default();
     build_meshes(&net, &settings, &mut b);
     assert!(a == b, "{input_rel}: two mesh runs differ");
-    (net, a.meshes)
+    (net, a.meshes, input)
+}
+
+/// The polyline of an input road (splines: their control points, enough to tell overlaps).
+fn polyline(r: &roadgen::core::Road) -> Vec<roadgen::core::Point3> {
+    match &r.geometry {
+        RoadGeometry::Polyline(p) => p.clone(),
+        RoadGeometry::Spline(p) => p.iter().map(|q| q.location).collect(),
+    }
 }
 
 fn key(p: roadgen::core::Point3) -> [u64; 3] {
     [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]
 }
 
-fn check(what: &str, net: &Network, meshes: &[FeatureMesh]) {
+fn check(what: &str, net: &Network, meshes: &[FeatureMesh], input: &Input) {
     let mut by_id: BTreeMap<&str, &FeatureMesh> = BTreeMap::new();
     for m in meshes {
         by_id.insert(m.id.as_str(), m);
@@ -74,20 +84,17 @@ fn check(what: &str, net: &Network, meshes: &[FeatureMesh]) {
                     continue;
                 }
                 // Roads that overlap each other (parallel ramps drawn too close): a mouth corner
-                // of one lies on the carriageway of the other, inside the junction's surface.
-                let on_other = net
-                    .pieces
-                    .iter()
-                    .filter(|q| q.id != p.id && (q.from.as_ref() == Some(j) || q.to.as_ref() == Some(j)))
-                    .any(|q| {
-                        q.centerline.windows(2).any(|w| {
-                            let (a, b) = (w[0], w[1]);
-                            let (dx, dy) = (b.x - a.x, b.y - a.y);
-                            let t = (((v.x - a.x) * dx + (v.y - a.y) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
-                            let (cx, cy) = (a.x + t * dx - v.x, a.y + t * dy - v.y);
-                            (cx * cx + cy * cy).sqrt() < 0.5 * q.width
-                        })
-                    });
+                // of one lies on the carriageway of another road, inside the junction's surface.
+                let on_other = input.roads.iter().filter(|r| r.id != p.road).any(|r| {
+                    let pts = polyline(r);
+                    pts.windows(2).any(|w| {
+                        let (a, b) = (w[0], w[1]);
+                        let (dx, dy) = (b.x - a.x, b.y - a.y);
+                        let t = (((v.x - a.x) * dx + (v.y - a.y) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+                        let (cx, cy) = (a.x + t * dx - v.x, a.y + t * dy - v.y);
+                        (cx * cx + cy * cy).sqrt() < 0.5 * r.width
+                    })
+                });
                 assert!(on_other, "{what}: {} end {end}: mouth corner {v:?} is not a vertex of junction {j}", p.id);
                 overlapped += 1;
             }
@@ -139,26 +146,28 @@ fn golden_cases() {
     names.sort();
     for name in names {
         let rel = format!("golden/{name}");
-        let (net, m) = meshes(&rel);
-        check(&name, &net, &m);
+        let (net, m, input) = meshes(&rel);
+        check(&name, &net, &m, &input);
     }
 }
 
 #[test]
 fn real_networks() {
     for rel in ["momepy/bubenec.roads.json", "osm/kotka.roads.json", "pcgdemo/CitySpline.json"] {
-        let (net, m) = meshes(rel);
-        check(rel, &net, &m);
+        let (net, m, input) = meshes(rel);
+        check(rel, &net, &m, &input);
     }
 }
 
-/// Known to fail: in liege_center's largest merged junctions a road's mouth can stay inside the
-/// junction's surface (not on its outline), so the two meshes overlap there instead of sharing
-/// the mouth's vertices. Run with `cargo test --release --test meshes -- --ignored`.
+/// Known to fail: one block of liege_center has an outline that nearly touches itself (two
+/// vertices micrometres apart on different parts of its ring); the triangles between them are
+/// below `MIN_TRIANGLE_AREA` and left out, so that platform is not closed. Everything else in
+/// this check (mouths, orientation, indices, v along roads) holds there. Run with
+/// `cargo test --release --test meshes -- --ignored`.
 #[test]
-#[ignore = "known failure: mouths buried in large merged junctions (see the comment)"]
+#[ignore = "known failure: one block platform of liege_center is not closed (see the comment)"]
 fn liege_center() {
     let rel = "osm/liege_center.roads.json";
-    let (net, m) = meshes(rel);
-    check(rel, &net, &m);
+    let (net, m, input) = meshes(rel);
+    check(rel, &net, &m, &input);
 }

@@ -32,7 +32,7 @@ enum Command {
 struct Generate {
     /// The road file: RoadGen's road JSON, an Unreal spline export, or a point-cloud road file.
     input: PathBuf,
-    /// Folder to write `network.geojson` and `preview.png` to (created if missing).
+    /// Folder to write `network.geojson`, `network.glb` and `preview.png` to (created if missing).
     #[arg(long, short)]
     out: PathBuf,
     /// Input format, instead of detecting it from the content: roads, unreal or pointcloud.

@@ -33,12 +33,14 @@ fn to_ring(c: &[[f64; 2]]) -> Vec<Point> {
 }
 
 /// The lots of a block: the block inset by its sidewalk band (`band` metres wide, measured from
-/// the curb line), parts smaller than the minimum block area left out.
+/// the curb line), parts smaller than the minimum block area left out. Where the inset turns
+/// around a corner of the block that points into it, it is bevelled: a mitre there can reach
+/// right back to the block's outline.
 fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
     if !(band > 0.0) {
         return vec![block.clone()];
     }
-    let style = OutlineStyle::new(-band).line_join(LineJoin::Miter(MITER_MIN_ANGLE));
+    let style = OutlineStyle::new(-band).line_join(LineJoin::Bevel);
     let shapes = shape(block).outline(&style);
     let mut lots: Vec<Polygon> = shapes
         .into_iter()
@@ -76,10 +78,6 @@ fn simplify_polygon(p: &mut Polygon) {
         simplify_ring(h, MIN_TRIANGLE_AREA);
     }
 }
-
-/// Lot corners are mitred (sharp, like the block's own corners) down to this interior angle
-/// (radians, 10°); sharper ones are bevelled.
-const MITER_MIN_ANGLE: f64 = 0.1745;
 
 /// Extracts the blocks of a network whose junctions and road pieces are built.
 pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Block> {

@@ -12,9 +12,9 @@ use crate::types::Point3;
 pub enum MaterialSlot {
     /// The driving surface of a road piece.
     Carriageway = 0,
-    /// Curb faces and tops, and the skirts of block platforms.
+    /// Curb faces (the skirts of block platforms) and the platforms' bottoms.
     Curb = 1,
-    /// Sidewalks: the band inside a block along its curb.
+    /// Sidewalks with the curbs' tops: the band inside a block along its curb.
     Sidewalk = 2,
     /// The driving surface of a junction.
     Junction = 3,
