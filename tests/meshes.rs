@@ -159,15 +159,22 @@ fn real_networks() {
     }
 }
 
-/// Known to fail: one block of liege_center has an outline that nearly touches itself (two
-/// vertices micrometres apart on different parts of its ring); the triangles between them are
-/// below `MIN_TRIANGLE_AREA` and left out, so that platform is not closed. Everything else in
-/// this check (mouths, orientation, indices, v along roads) holds there. Run with
-/// `cargo test --release --test meshes -- --ignored`.
+/// liege_center, the densest network, separately so that a failure names it.
 #[test]
-#[ignore = "known failure: one block platform of liege_center is not closed (see the comment)"]
 fn liege_center() {
     let rel = "osm/liege_center.roads.json";
+    let (net, m, input) = meshes(rel);
+    check(rel, &net, &m, &input);
+}
+
+/// Known to fail: in a few of the whole of Liège's largest merged junctions (8,000 m² and more)
+/// a road's mouth stays inside the junction's surface (the buried-mouth pass gives up at the
+/// middle of the arm), so that road and junction meshes overlap there instead of sharing the
+/// mouth's vertices. Run with `cargo test --release --test meshes -- --ignored`.
+#[test]
+#[ignore = "known failure: a few mouths stay buried in liege's largest merged junctions"]
+fn liege() {
+    let rel = "osm/liege.roads.json";
     let (net, m, input) = meshes(rel);
     check(rel, &net, &m, &input);
 }

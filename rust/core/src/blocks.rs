@@ -79,6 +79,10 @@ fn simplify_polygon(p: &mut Polygon) {
     }
 }
 
+/// Block outlines are computed on a grid this fine (metres: a tenth of a millimetre), so that
+/// roads that nearly touch cannot leave a block whose outline nearly touches itself.
+const BLOCK_GRID: f64 = 1e-4;
+
 /// Extracts the blocks of a network whose junctions and road pieces are built.
 pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Block> {
     let mut clip: Vec<Vec<Contour>> = Vec::with_capacity(net.pieces.len() + net.junctions.len());
@@ -111,7 +115,7 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
     let m = wmax.max(settings.snap_distance).max(1.0_f64.min(hi[0] - lo[0] + hi[1] - lo[1]));
     let (x0, y0, x1, y1) = (lo[0] - m, lo[1] - m, hi[0] + m, hi[1] + m);
     let frame: Vec<Contour> = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
-    let shapes = crate::overlay::overlay(&frame, &clip, OverlayRule::Difference, FillRule::NonZero);
+    let shapes = crate::overlay::overlay_on_grid(&frame, &clip, OverlayRule::Difference, FillRule::NonZero, BLOCK_GRID);
 
     // Centerline segments of the road pieces, to name blocks by the road beside them.
     let mut segs = Vec::new();

@@ -19,7 +19,7 @@ use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
 use crate::curb::{offset_at, Side};
-use crate::geom::{arc_steps, Line, COINCIDENT_SHARE};
+use crate::geom::{arc_steps, Line};
 use crate::mesh_types::{FeatureKind, MaterialSlot, MeshCollector, MeshSink, MeshVertex};
 use crate::triangulate::{triangulate, triangulate_plain, MIN_TRIANGLE_AREA};
 use crate::types::{Junction, Network, Point, Point3, Polygon, RoadPiece};
@@ -55,7 +55,8 @@ fn area3(a: Point3, b: Point3, c: Point3) -> f64 {
 /// list in id order), into `sink`.
 pub fn build_meshes(net: &Network, settings: &Settings, sink: &mut dyn MeshSink) {
     use rayon::prelude::*;
-    let snap = COINCIDENT_SHARE * settings.tolerance;
+    // As the network stage's mouth stitching: corners within the tolerance are the same.
+    let snap = settings.tolerance;
     let junction_of: std::collections::BTreeMap<&str, &Junction> =
         net.junctions.iter().map(|j| (j.id.as_str(), j)).collect();
     let mut mouths: std::collections::BTreeMap<&str, Vec<Mouth>> = std::collections::BTreeMap::new();
@@ -122,7 +123,7 @@ fn tri(sink: &mut dyn MeshSink, v: &[MeshVertex], idx: [u32; 3], slot: MaterialS
 
 /// The exact vertex of `ring` within `snap` of `p`, or `p`.
 fn snap_to(p: Point, ring: &[Point], snap: f64) -> Point {
-    ring.iter().copied().find(|q| q.dist(p) <= snap).unwrap_or(p)
+    ring.iter().copied().filter(|q| q.dist(p) <= snap).min_by(|a, b| a.dist(p).total_cmp(&b.dist(p))).unwrap_or(p)
 }
 
 fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, snap: f64, sink: &mut dyn MeshSink) {

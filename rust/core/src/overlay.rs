@@ -52,6 +52,26 @@ pub(crate) fn largest(shapes: Shapes) -> Polygon {
     best.map(|b| b.1).unwrap_or_default()
 }
 
+/// Like [`overlay`], on a fixed grid of `grid` metres when the input's extent allows it (else
+/// with the automatic scale): points closer than the grid become one, so that no outline comes
+/// out nearly touching itself.
+pub(crate) fn overlay_on_grid<R0, R1>(subj: &R0, clip: &R1, rule: OverlayRule, fill: FillRule, grid: f64) -> Shapes
+where
+    R0: ShapeResource<[f64; 2]> + ?Sized,
+    R1: ShapeResource<[f64; 2]> + ?Sized,
+{
+    match FloatOverlay::<[f64; 2], i32>::from_subj_and_clip_fixed_scale_custom(
+        subj,
+        clip,
+        OverlayOptions::ogc(),
+        Solver::default(),
+        1.0 / grid,
+    ) {
+        Ok(mut o) => o.overlay(rule, fill),
+        Err(_) => overlay(subj, clip, rule, fill),
+    }
+}
+
 /// `subj` combined with `clip` by `rule`, filled by `fill`, as OGC-valid shapes.
 pub(crate) fn overlay<R0, R1>(subj: &R0, clip: &R1, rule: OverlayRule, fill: FillRule) -> Shapes
 where

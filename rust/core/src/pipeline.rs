@@ -364,7 +364,8 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
 }
 
 /// In a junction made of several bases, one base's surface may cover the mouth of another
-/// base's arm. Such an arm is set back further, to where both its mouth corners are out of the
+/// base's arm (and a junction built from the union of its arms may cover one of its own
+/// mouths). Such an arm is set back further, to where both its mouth corners are out of the
 /// junction's surface, and the stretch of carriageway it gave up joins the junction, so that
 /// every mouth lies on the junction's outline.
 fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
@@ -383,7 +384,7 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
     // Groups are independent (an arm's end belongs to one group): each works on its own and
     // reports the setbacks it moved.
     let setback = &layout.setback;
-    let mut groups: Vec<&mut Group> = layout.groups.values_mut().filter(|gr| gr.bases >= 2).collect();
+    let mut groups: Vec<&mut Group> = layout.groups.values_mut().collect();
     let moved: Vec<Vec<(usize, usize, f64)>> = groups
         .par_iter_mut()
         .map(|group| {
@@ -753,7 +754,9 @@ fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> Network {
         .flatten()
         .collect();
     let mut net = Network { junctions, pieces, blocks: Vec::new(), diagnostics: Vec::new() };
-    stitch_mouths(&mut net, COINCIDENT_SHARE * tolerance);
+    // A mouth's corners are computed along the road and along the junction's arm, which may
+    // differ by up to the flattening tolerance where a mouth falls on a centerline vertex.
+    stitch_mouths(&mut net, tolerance);
     net.junctions.sort_by(|a, b| a.id.cmp(&b.id));
     net.pieces.sort_by(|a, b| a.id.cmp(&b.id));
     net
@@ -779,17 +782,34 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
         let Some(cs) = corners.get(j.id.as_str()) else { return };
         for &c in cs {
             let mut moved = j.polygon.clone();
-            for ring in std::iter::once(&mut moved.exterior).chain(moved.holes.iter_mut()) {
-                if let Some(v) = ring.iter_mut().find(|v| v.dist(c) <= snap) {
-                    *v = c;
-                    break;
-                }
+            // The nearest vertex within `snap` becomes the corner; else the corner goes into the
+            // nearest edge within `snap`.
+            let mut best_v: Option<(f64, usize, usize)> = None;
+            let mut best_e: Option<(f64, usize, usize)> = None;
+            for (ri, ring) in std::iter::once(&moved.exterior).chain(moved.holes.iter()).enumerate() {
                 let n = ring.len();
-                if let Some(i) =
-                    (0..n).find(|&i| crate::geom::project_on_segment(c, ring[i], ring[(i + 1) % n]).1 <= snap)
-                {
+                for i in 0..n {
+                    let d = ring[i].dist(c);
+                    if d <= snap && best_v.is_none_or(|b| d < b.0) {
+                        best_v = Some((d, ri, i));
+                    }
+                    let (_, de) = crate::geom::project_on_segment(c, ring[i], ring[(i + 1) % n]);
+                    if de <= snap && best_e.is_none_or(|b| de < b.0) {
+                        best_e = Some((de, ri, i));
+                    }
+                }
+            }
+            let (ri, i, replace) = match (best_v, best_e) {
+                (Some((_, ri, i)), _) => (ri, i, true),
+                (None, Some((_, ri, i))) => (ri, i, false),
+                (None, None) => continue,
+            };
+            let ring = if ri == 0 { Some(&mut moved.exterior) } else { moved.holes.get_mut(ri - 1) };
+            if let Some(ring) = ring {
+                if replace {
+                    ring[i] = c;
+                } else {
                     ring.insert(i + 1, c);
-                    break;
                 }
             }
             // Only where the outline stays valid: a snap is never worth an invalid polygon.
