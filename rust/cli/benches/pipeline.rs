@@ -15,31 +15,30 @@ use roadgen_formats::{read_file, ReadOptions};
 /// The networks to time, with the measurement time each one gets.
 const NETWORKS: [(&str, u64); 3] = [("kotka", 10), ("liege_center", 10), ("liege", 20)];
 
+/// Reads one of the networks.
+fn load(name: &str) -> roadgen_core::Input {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/data/osm/{name}.roads.json"));
+    read_file(&path, &ReadOptions::default()).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display())).input
+}
+
 fn pipeline(c: &mut Criterion) {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/osm");
     let settings = Settings::default();
     let mut group = c.benchmark_group("build");
     group.sample_size(10);
     for (name, seconds) in NETWORKS {
-        let path = data.join(format!("{name}.roads.json"));
-        let loaded =
-            read_file(&path, &ReadOptions::default()).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let input = load(name);
         group.measurement_time(Duration::from_secs(seconds));
-        group.bench_function(name, |b| b.iter(|| build(black_box(&loaded.input), black_box(&settings))));
+        group.bench_function(name, |b| b.iter(|| build(black_box(&input), black_box(&settings))));
     }
     group.finish();
 }
 
 fn meshes(c: &mut Criterion) {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/osm");
     let settings = Settings::default();
     let mut group = c.benchmark_group("meshes");
     group.sample_size(10);
     for (name, seconds) in NETWORKS {
-        let path = data.join(format!("{name}.roads.json"));
-        let loaded =
-            read_file(&path, &ReadOptions::default()).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        let net = build(&loaded.input, &settings).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let net = build(&load(name), &settings).unwrap_or_else(|e| panic!("{name}: {e}"));
         group.measurement_time(Duration::from_secs(seconds));
         group.bench_function(name, |b| {
             b.iter(|| {

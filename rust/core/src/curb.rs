@@ -196,3 +196,25 @@ impl Curb {
         self.verts.len().saturating_sub(1)
     }
 }
+
+/// A road piece's mouth at a junction: the junction's id, the right and left corners, and the
+/// road's height there.
+pub(crate) type Mouth<'a> = (&'a str, Point, Point, f64);
+
+/// The mouths of every road piece, at its start and its end when a junction is there: the one
+/// definition that junction outlines and meshes are stitched to.
+pub(crate) fn mouths(pieces: &[crate::types::RoadPiece]) -> Vec<Mouth<'_>> {
+    let mut out = Vec::new();
+    for p in pieces {
+        let line = Line::new(p.centerline.clone());
+        let half = 0.5 * p.width;
+        for (id, s) in [(&p.from, 0.0), (&p.to, line.length())] {
+            if let Some(id) = id {
+                let right = offset_at(&line, s, half, Side::Right);
+                let left = offset_at(&line, s, half, Side::Left);
+                out.push((id.as_str(), right, left, line.point_at(s).z));
+            }
+        }
+    }
+    out
+}

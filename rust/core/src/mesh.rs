@@ -60,16 +60,8 @@ pub fn build_meshes(net: &Network, settings: &Settings, sink: &mut dyn MeshSink)
     let junction_of: std::collections::BTreeMap<&str, &Junction> =
         net.junctions.iter().map(|j| (j.id.as_str(), j)).collect();
     let mut mouths: std::collections::BTreeMap<&str, Vec<Mouth>> = std::collections::BTreeMap::new();
-    for p in &net.pieces {
-        let line = Line::new(p.centerline.clone());
-        let half = 0.5 * p.width;
-        for (id, s) in [(&p.from, 0.0), (&p.to, line.length())] {
-            if let Some(id) = id {
-                let a = offset_at(&line, s, half, Side::Right);
-                let b = offset_at(&line, s, half, Side::Left);
-                mouths.entry(id.as_str()).or_default().push((a, b, line.point_at(s).z));
-            }
-        }
+    for (id, right, left, z) in crate::curb::mouths(&net.pieces) {
+        mouths.entry(id).or_default().push((right, left, z));
     }
     let heights = Heights::new(net);
     // Every feature is built on its own (in parallel), then handed to the sink in order, so the

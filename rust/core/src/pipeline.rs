@@ -766,17 +766,9 @@ fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> Network {
 /// an outline that came out of a boolean operation may have moved it by a rounding step, or
 /// dropped it as collinear. `snap` is how far (metres) a corner may lie from the outline.
 fn stitch_mouths(net: &mut Network, snap: f64) {
-    let mut corners: BTreeMap<&str, Vec<Point>> = BTreeMap::new();
-    for p in &net.pieces {
-        let line = Line::new(p.centerline.clone());
-        let half = 0.5 * p.width;
-        for (id, s) in [(&p.from, 0.0), (&p.to, line.length())] {
-            if let Some(id) = id {
-                let c = corners.entry(id.as_str()).or_default();
-                c.push(offset_at(&line, s, half, Side::Right));
-                c.push(offset_at(&line, s, half, Side::Left));
-            }
-        }
+    let mut corners: BTreeMap<String, Vec<Point>> = BTreeMap::new();
+    for (id, right, left, _) in crate::curb::mouths(&net.pieces) {
+        corners.entry(id.to_string()).or_default().extend([right, left]);
     }
     net.junctions.par_iter_mut().for_each(|j| {
         let Some(cs) = corners.get(j.id.as_str()) else { return };
