@@ -40,6 +40,28 @@ fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
     if !(band > 0.0) {
         return vec![block.clone()];
     }
+    // The inset of a very large or very thin block can graze its outline by a rounding step;
+    // such lots would leave no room for the band, so the inset is taken again a tolerance
+    // deeper, a few times at most, and given up (the whole block is band) if it still does.
+    for attempt in 0..LOT_RETRIES {
+        let lots = inset(block, band + attempt as f64 * settings.tolerance, settings);
+        let outline = Polygon {
+            exterior: block.exterior.clone(),
+            holes: lots.iter().map(|l| l.exterior.iter().rev().copied().collect()).collect(),
+        };
+        if lots.is_empty() || crate::validate::check_polygon(&outline).is_ok() {
+            return lots;
+        }
+    }
+    Vec::new()
+}
+
+/// How many times a lot inset that grazes its block is taken again, a tolerance deeper.
+const LOT_RETRIES: usize = 4;
+
+/// The block inset by `band`, cleaned, parts below the minimum block area left out, in a
+/// deterministic order.
+fn inset(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
     let style = OutlineStyle::new(-band).line_join(LineJoin::Bevel);
     let shapes = shape(block).outline(&style);
     let mut lots: Vec<Polygon> = shapes
