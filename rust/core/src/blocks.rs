@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
-use crate::geom::{orient, ring_area, simplify_ring};
+use crate::geom::{orient, ring_area, segment_hit, simplify_ring, SegHit};
 use crate::overlay::{contour, shape, Contour};
 use crate::triangulate::MIN_TRIANGLE_AREA;
 use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon};
@@ -43,13 +43,29 @@ fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
     // The inset of a very large or very thin block can graze its outline by a rounding step;
     // such lots would leave no room for the band, so the inset is taken again a tolerance
     // deeper, a few times at most, and given up (the whole block is band) if it still does.
+    let edges: Vec<GeomWithData<RLine<[f64; 2]>, ()>> = (0..block.exterior.len())
+        .map(|i| {
+            let (a, b) = (block.exterior[i], block.exterior[(i + 1) % block.exterior.len()]);
+            GeomWithData::new(RLine::new([a.x, a.y], [b.x, b.y]), ())
+        })
+        .collect();
+    let tree = RTree::bulk_load(edges);
+    // A lot edge that meets the block's outer ring (exact test) grazes it.
+    let grazes = |lots: &[Polygon]| {
+        lots.iter().flat_map(|l| std::iter::once(&l.exterior).chain(l.holes.iter())).any(|r| {
+            (0..r.len()).any(|i| {
+                let (a, b) = (r[i], r[(i + 1) % r.len()]);
+                let env = rstar::AABB::from_corners([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)]);
+                tree.locate_in_envelope_intersecting(env).any(|e| {
+                    let (p, q) = (e.geom().from, e.geom().to);
+                    segment_hit(a, b, Point::new(p[0], p[1]), Point::new(q[0], q[1])) != SegHit::None
+                })
+            })
+        })
+    };
     for attempt in 0..LOT_RETRIES {
         let lots = inset(block, band + attempt as f64 * settings.tolerance, settings);
-        let outline = Polygon {
-            exterior: block.exterior.clone(),
-            holes: lots.iter().map(|l| l.exterior.iter().rev().copied().collect()).collect(),
-        };
-        if lots.is_empty() || crate::validate::check_polygon(&outline).is_ok() {
+        if !grazes(&lots) {
             return lots;
         }
     }
