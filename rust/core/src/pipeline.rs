@@ -169,8 +169,6 @@ struct Layout {
 }
 
 struct Group {
-    /// How many base junctions the group joins.
-    bases: usize,
     nodes: Vec<usize>,
     /// Arms leaving the group.
     arms: Vec<ArmRef>,
@@ -565,13 +563,11 @@ fn finish_layout(
     for (r, b) in bases {
         let gr = guf.find(*r);
         let entry = groups.entry(gr).or_insert_with(|| Group {
-            bases: 0,
             nodes: Vec::new(),
             arms: Vec::new(),
             inner: Vec::new(),
             polygon: polys.get(&gr).cloned().unwrap_or_default(),
         });
-        entry.bases += 1;
         entry.nodes.extend(b.nodes.iter().copied());
         entry.arms.extend(b.arms.iter().copied().filter(|a| !internal[a.edge]));
         entry.inner.extend(b.inner.iter().copied());
