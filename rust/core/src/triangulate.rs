@@ -524,6 +524,13 @@ mod tests {
         assert!((total_area(&t) - polygon_area(&pl)).abs() < 1e-12);
     }
 
+    /// The quality of `t` (refined) and of the same polygon unrefined, printed side by side.
+    fn qualities(what: &str, pl: &Polygon, t: &Triangulation) -> (TriangleQuality, TriangleQuality) {
+        let (q, raw) = (quality(t), quality(&triangulate_plain(pl)));
+        eprintln!("{what}: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());
+        (q, raw)
+    }
+
     #[test]
     fn junction_area_orientation_and_angles() {
         let j = junction();
@@ -533,9 +540,7 @@ mod tests {
         let shoelace = signed_area(&j.exterior);
         let area = total_area(&t);
         assert!(((area - shoelace) / shoelace).abs() < 1e-9, "{area} vs {shoelace}");
-        let q = quality(&t);
-        let raw = quality(&triangulate_with(&j, false));
-        eprintln!("junction: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());
+        let (q, raw) = qualities("junction", &j, &t);
         assert!(q.min_angle_deg >= raw.min_angle_deg);
         assert!(q.min_angle_deg > 1.0, "{q:?}");
         assert!(t.vertices.len() <= j.exterior.len() * (1 + REFINE_VERTEX_FACTOR));
@@ -543,8 +548,7 @@ mod tests {
 
     #[test]
     fn rotated_junction_keeps_its_boundary_exactly() {
-        // Edges in general directions: spade's split points are rarely exactly on them, so the
-        // refinement falls back to keeping the boundary whole; either way the boundary is exact.
+        // Edges in general directions: the boundary is kept whole, exactly the input's edges.
         let j = junction();
         let (s, c) = 0.5f64.sin_cos();
         let ring: Vec<Point> =
@@ -554,9 +558,7 @@ mod tests {
         check_valid(&r, &t);
         let want = signed_area(&r.exterior);
         assert!(((total_area(&t) - want) / want).abs() < 1e-9);
-        let q = quality(&t);
-        let raw = quality(&triangulate_with(&r, false));
-        eprintln!("rotated junction: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());
+        let (q, raw) = qualities("rotated junction", &r, &t);
         assert!(q.min_angle_deg >= raw.min_angle_deg);
     }
 
@@ -568,9 +570,7 @@ mod tests {
         let shoelace = signed_area(&c.exterior);
         let area = total_area(&t);
         assert!(((area - shoelace) / shoelace).abs() < 1e-9, "{area} vs {shoelace}");
-        let q = quality(&t);
-        let raw = quality(&triangulate_with(&c, false));
-        eprintln!("circle: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());
+        let (q, raw) = qualities("circle", &c, &t);
         assert!(q.min_angle_deg > raw.min_angle_deg, "refinement should help: {q:?} vs {raw:?}");
         assert!(t.vertices.len() > 500 && t.vertices.len() <= 500 * (1 + REFINE_VERTEX_FACTOR));
     }
@@ -585,9 +585,7 @@ mod tests {
         let t = triangulate(&pl);
         check_valid(&pl, &t);
         assert!((total_area(&t) - 400.0).abs() < 1e-9 * 400.0);
-        let q = quality(&t);
-        let raw = quality(&triangulate_with(&pl, false));
-        eprintln!("fan: refined {q:?} ({} vertices), unrefined {raw:?}", t.vertices.len());
+        let (q, raw) = qualities("fan", &pl, &t);
         // The boundary is kept whole (neighbouring meshes share it), so the slivers against the
         // long edge cannot all be lifted; refinement must not make anything worse.
         assert!(q.min_angle_deg >= raw.min_angle_deg);
