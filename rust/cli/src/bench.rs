@@ -1,0 +1,204 @@
+//! `roadgen bench`: times every stage of the pipeline on one input and prints the medians as JSON.
+//!
+//! The input is read and parsed once; then every run builds the network (`build`), its meshes
+//! (`build_meshes` into a `MeshCollector`), and writes the GeoJSON and the glTF binary to memory.
+//! stdout gets one JSON object; progress goes to stderr.
+
+use std::time::Instant;
+
+use clap::Args;
+use roadgen_core::{build, build_meshes, MeshCollector};
+use roadgen_formats::{write_geojson, write_glb, GltfOptions, Loaded};
+use serde_json::json;
+
+use crate::options::InputArgs;
+
+/// Timed runs when `--runs` is not given.
+const DEFAULT_RUNS: u32 = 5;
+
+/// Kibibytes per mebibyte, for `VmHWM` (reported in kB) to megabytes.
+const KIB_PER_MIB: f64 = 1024.0;
+
+/// The options of `roadgen bench`.
+#[derive(Args, Debug)]
+pub(crate) struct Bench {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Timed runs of the stages (at least 1); the median of each stage is printed.
+    #[arg(long, default_value_t = DEFAULT_RUNS, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Worker threads of the parallel stages (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+}
+
+/// The times of one run, in seconds, and a digest of its outputs.
+struct Run {
+    network_s: f64,
+    meshes_s: f64,
+    geojson_s: f64,
+    glb_s: f64,
+    digest: u64,
+}
+
+/// What the network and meshes contain (taken from the first run; every run builds the same).
+#[derive(Default)]
+struct Counts {
+    junctions: usize,
+    pieces: usize,
+    blocks: usize,
+    diagnostics: usize,
+    triangles: usize,
+    geojson_bytes: usize,
+    glb_bytes: usize,
+}
+
+/// Runs `roadgen bench`; returns the JSON line for stdout.
+pub(crate) fn bench(args: &Bench) -> Result<String, String> {
+    let t_parse = Instant::now();
+    let loaded = args.input.load()?;
+    let parse_s = t_parse.elapsed().as_secs_f64();
+    eprintln!("roadgen bench: {} read and parsed in {parse_s:.3} s", args.input.input.display());
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| format!("cannot start {} worker threads: {e}", args.threads))?;
+    let threads = pool.current_num_threads();
+    let mut counts = Counts::default();
+    let mut runs = Vec::new();
+    for i in 0..args.runs {
+        let run = pool.install(|| one_run(args, &loaded, if i == 0 { Some(&mut counts) } else { None }))?;
+        eprintln!(
+            "roadgen bench: run {}/{}: network {:.3} s, meshes {:.3} s, geojson {:.3} s, glb {:.3} s",
+            i + 1,
+            args.runs,
+            run.network_s,
+            run.meshes_s,
+            run.geojson_s,
+            run.glb_s
+        );
+        runs.push(run);
+    }
+    let identical = runs.iter().all(|r| r.digest == runs[0].digest);
+    if !identical {
+        eprintln!("roadgen bench: warning: the outputs differ between runs");
+    }
+    let stage = |f: fn(&Run) -> f64| median(runs.iter().map(f).collect());
+    let report = json!({
+        "input": args.input.input.display().to_string(),
+        "runs": args.runs,
+        "threads": threads,
+        "cores": std::thread::available_parallelism().map_or(0, |n| n.get()),
+        "parse_s": parse_s,
+        "network_s": stage(|r| r.network_s),
+        "meshes_s": stage(|r| r.meshes_s),
+        "geojson_s": stage(|r| r.geojson_s),
+        "glb_s": stage(|r| r.glb_s),
+        "total_s": stage(|r| r.network_s + r.meshes_s),
+        "roads": loaded.input.roads.len(),
+        "junctions": counts.junctions,
+        "pieces": counts.pieces,
+        "blocks": counts.blocks,
+        "diagnostics": counts.diagnostics,
+        "triangles": counts.triangles,
+        "geojson_bytes": counts.geojson_bytes,
+        "glb_bytes": counts.glb_bytes,
+        "output_digest": format!("{:016x}", runs[0].digest),
+        "identical_runs": identical,
+        "peak_rss_mb": peak_rss_mb(),
+    });
+    Ok(report.to_string())
+}
+
+/// One timed run of every stage; fills `counts` when given.
+fn one_run(args: &Bench, loaded: &Loaded, counts: Option<&mut Counts>) -> Result<Run, String> {
+    let settings = args.input.settings();
+    let t = Instant::now();
+    let net = build(&loaded.input, &settings).map_err(|e| args.input.engine_error(e))?;
+    let network_s = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let mut meshes = MeshCollector::default();
+    build_meshes(&net, &settings, &mut meshes);
+    let meshes_s = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let geojson = write_geojson(&net, &loaded.frame);
+    let geojson_s = t.elapsed().as_secs_f64();
+    let geojson_bytes = geojson.len();
+    let digest = fnv1a(FNV_OFFSET, geojson.as_bytes());
+    // Dropped before the meshes are written, as `roadgen generate` does.
+    drop(geojson);
+
+    let t = Instant::now();
+    let glb =
+        write_glb(&meshes.meshes, &GltfOptions::default()).map_err(|e| format!("cannot write the meshes: {e}"))?;
+    let glb_s = t.elapsed().as_secs_f64();
+
+    if let Some(c) = counts {
+        *c = Counts {
+            junctions: net.junctions.len(),
+            pieces: net.pieces.len(),
+            blocks: net.blocks.len(),
+            diagnostics: net.diagnostics.len(),
+            triangles: meshes.meshes.iter().map(|m| m.triangles.len()).sum(),
+            geojson_bytes,
+            glb_bytes: glb.len(),
+        };
+    }
+    let digest = fnv1a(digest, &glb);
+    Ok(Run { network_s, meshes_s, geojson_s, glb_s, digest })
+}
+
+/// The median (the mean of the two middle values for an even count); `values` is not empty.
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        (values[mid - 1] + values[mid]) / 2.0
+    }
+}
+
+/// FNV-1a 64-bit offset basis.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+/// FNV-1a 64-bit prime.
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// Continues an FNV-1a 64-bit hash over `bytes` (a digest to compare outputs, not a checksum).
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(FNV_PRIME);
+    }
+    hash
+}
+
+/// The process's peak resident memory so far, in MiB, from `VmHWM` in `/proc/self/status`
+/// (Linux); `None` where that file does not exist.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib / KIB_PER_MIB)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(vec![7.0]), 7.0);
+    }
+
+    #[test]
+    fn fnv1a_known_value() {
+        // The published FNV-1a 64 test vector for "a".
+        assert_eq!(fnv1a(FNV_OFFSET, b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}
