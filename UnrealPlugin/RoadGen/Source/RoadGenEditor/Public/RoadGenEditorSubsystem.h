@@ -1,0 +1,66 @@
+// Generate / Regenerate / Clear the level's road network, callable from Editor Utility Widgets
+// (node "Get RoadGenEditorSubsystem"), the Scriptable Tool and C++.
+#pragma once
+
+#include "CoreMinimal.h"
+#include "EditorSubsystem.h"
+#include "RoadGenTypes.h"
+
+#include "RoadGenEditorSubsystem.generated.h"
+
+class ARoadGenNetworkActor;
+class UWorld;
+struct FRoadGenResult;
+
+UCLASS()
+class ROADGENEDITOR_API URoadGenEditorSubsystem : public UEditorSubsystem
+{
+	GENERATED_BODY()
+public:
+	virtual void Initialize(FSubsystemCollectionBase& Collection) override;
+	virtual void Deinitialize() override;
+
+	/**
+	 * Reads every road of the editor level (actors with a URoadGenRoadComponent and a spline),
+	 * builds the network on a worker thread and writes it into the level's RoadGen Network actor
+	 * (made if missing), as one undoable transaction. Diagnostics go to the "RoadGen" message log.
+	 * Returns false when nothing was generated; OutMessage says what happened.
+	 */
+	UFUNCTION(BlueprintCallable, Category = "RoadGen")
+	bool Generate(FString& OutMessage);
+
+	/**
+	 * Builds again from the roads recorded at the last Generate, with the network actor's current
+	 * settings and materials (after editing them), as one undoable transaction.
+	 */
+	UFUNCTION(BlueprintCallable, Category = "RoadGen")
+	bool Regenerate(FString& OutMessage);
+
+	/** Empties the network actor's meshes and results, as one undoable transaction. */
+	UFUNCTION(BlueprintCallable, Category = "RoadGen")
+	bool Clear(FString& OutMessage);
+
+	/** The roads of a world, read from their splines (thin: see URoadGenRoadComponent). */
+	static TArray<FRoadGenRoad> CollectRoads(UWorld* World);
+
+private:
+	static UWorld* GetEditorWorld();
+	static ARoadGenNetworkActor* FindNetworkActor(UWorld* World);
+
+	/** Runs the library on a worker thread; a progress dialog appears when it takes a while. */
+	static FRoadGenResult RunWithProgress(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetworkSettings& Settings, bool& bOutCancelled);
+
+	/** Runs the library (with progress) and reports; false on failure or cancel. */
+	static bool Compute(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetworkSettings& Settings, FRoadGenResult& OutResult, FString& OutMessage);
+
+	/** Writes a result into Actor; call inside an open transaction. */
+	static void Apply(ARoadGenNetworkActor& Actor, const TArray<FRoadGenRoad>& Roads, FRoadGenResult& Result);
+
+	static void WriteResult(ARoadGenNetworkActor& Actor, const TArray<FRoadGenRoad>& Roads, FRoadGenResult& Result);
+	static void ReportDiagnostics(const FRoadGenResult& Result, const FString& Summary);
+
+	/** After undo/redo: rebuilds the meshes from the restored GeneratedFrom (not transacted). */
+	void HandleRestoredByUndo(ARoadGenNetworkActor* Actor);
+
+	FDelegateHandle UndoHandle;
+};

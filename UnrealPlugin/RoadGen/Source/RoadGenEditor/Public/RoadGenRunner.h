@@ -1,0 +1,40 @@
+// The one place that calls the RoadGen library (through RoadGen.hpp): FRoadGenRoad in, plain
+// Unreal data and FDynamicMesh3s out. Thread-safe and UObject-free, so it runs on a worker
+// thread; nothing of roadgen.h leaks into this header.
+#pragma once
+
+#include "CoreMinimal.h"
+#include "DynamicMesh/DynamicMesh3.h"
+#include "RoadGenTypes.h"
+
+/** What one generation produced. */
+struct ROADGENEDITOR_API FRoadGenResult
+{
+	/** False when the library refused the input; Error says why. */
+	bool bOk = false;
+	FString Error;
+
+	/** One mesh per feature kind (RoadGenFeature::Road, Junction, Block), world centimetres. */
+	UE::Geometry::FDynamicMesh3 Meshes[RoadGenFeature::Count];
+	/** Per kind: the feature id of triangle group g is FeatureIds[kind][g - 1]. */
+	TArray<FString> FeatureIds[RoadGenFeature::Count];
+	/** Triangles FDynamicMesh3 refused (non-manifold or duplicate); expected 0. */
+	int32 RefusedTriangles = 0;
+
+	TArray<FRoadGenBlock> Blocks;
+	TArray<FRoadGenDiagnostic> Diagnostics;
+	int32 NumJunctions = 0;
+	int32 NumRoadPieces = 0;
+};
+
+namespace RoadGen
+{
+	/** True when the linked library is the version of the header this plugin was built with. */
+	ROADGENEDITOR_API bool IsLibraryCompatible();
+
+	/**
+	 * Builds the network of Roads with Settings (centimetres, Unreal's frame). With bBuildMeshes
+	 * false only the 2D network (blocks, diagnostics, counts) is filled.
+	 */
+	ROADGENEDITOR_API FRoadGenResult Run(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetworkSettings& Settings, bool bBuildMeshes);
+}
