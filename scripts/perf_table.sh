@@ -55,8 +55,9 @@ bench liege_2x2 "$out/liege_2x2.roads.json" "$cores"
 bench liege "tests/data/osm/liege.roads.json" 1
 bench liege_2x2 "$out/liege_2x2.roads.json" 1
 
-commit=$(git rev-parse --short HEAD)
-dirty=$(git status --porcelain --untracked-files=no -- rust Cargo.toml Cargo.lock | head -1)
+# Outside a git checkout (e.g. a `git archive` export), ROADGEN_COMMIT names the commit.
+commit=$(git rev-parse --short HEAD 2> /dev/null || echo "${ROADGEN_COMMIT:-unknown}")
+dirty=$(git status --porcelain --untracked-files=no -- rust Cargo.toml Cargo.lock 2> /dev/null | head -1 || true)
 cpu=$(grep -m1 "model name" /proc/cpuinfo 2> /dev/null | cut -d: -f2 | sed 's/^ *//' || true)
 PERF_OUT="$out" PERF_CORES="$cores" PERF_RUNS="$runs" PERF_COMMIT="$commit${dirty:+ (with uncommitted changes in rust/)}" \
     PERF_CPU="${cpu:-unknown CPU}" python3 - << 'PY'
