@@ -268,8 +268,11 @@ fn convert_settings(s: &RgSettings) -> Result<(Settings, Frame), Failure> {
     Ok((settings, f))
 }
 
-const PROFILE_BITS: u32 =
-    RG_PROFILE_CURB_HEIGHT | RG_PROFILE_CURB_WIDTH | RG_PROFILE_SIDEWALK_LEFT | RG_PROFILE_SIDEWALK_RIGHT;
+const PROFILE_BITS: u32 = RG_PROFILE_CURB_HEIGHT
+    | RG_PROFILE_CURB_WIDTH
+    | RG_PROFILE_SIDEWALK_LEFT
+    | RG_PROFILE_SIDEWALK_RIGHT
+    | RG_PROFILE_CORNER_RADIUS;
 
 fn point_kind(code: u32) -> Option<PointKind> {
     Some(match code {
@@ -327,6 +330,7 @@ fn convert_spline(index: usize, s: &RgSpline, f: Frame) -> Result<Road, Failure>
             curb_width: pick(RG_PROFILE_CURB_WIDTH, s.profile.curb_width),
             sidewalk_left,
             sidewalk_right,
+            corner_radius: pick(RG_PROFILE_CORNER_RADIUS, s.corner_radius),
         },
     })
 }

@@ -37,6 +37,9 @@ pub const RG_PROFILE_CURB_WIDTH: u32 = 2;
 pub const RG_PROFILE_SIDEWALK_LEFT: u32 = 4;
 /// `RgSpline::profile_mask` bit: `profile.sidewalk_right` overrides the default.
 pub const RG_PROFILE_SIDEWALK_RIGHT: u32 = 8;
+/// `RgSpline::profile_mask` bit: `RgSpline::corner_radius` overrides `RgSettings::corner_radius`
+/// for the junction corners beside this road (a corner between two roads takes the smaller).
+pub const RG_PROFILE_CORNER_RADIUS: u32 = 16;
 
 /// The outcome of a call. The numeric values are fixed and never reused.
 #[repr(C)]
@@ -133,6 +136,8 @@ pub struct RgSpline {
     pub profile_mask: u32,
     /// The road's own profile values, where `profile_mask` says so.
     pub profile: RgProfile,
+    /// The road's own corner radius, where `profile_mask` has `RG_PROFILE_CORNER_RADIUS`.
+    pub corner_radius: f64,
 }
 
 /// Settings of a generation. Every length is in the caller's units; fill with

@@ -23,6 +23,8 @@ pub(crate) struct RoadLine {
     pub(crate) closed: bool,
     pub(crate) has_height: bool,
     pub(crate) profile: crate::Profile,
+    /// Radius of the junction corners beside this road, metres.
+    pub(crate) corner_radius: f64,
     /// The centerline; for a closed road the last point repeats the first.
     pub(crate) line: Line,
     /// Kept range of arc length (an overshoot trims it).
@@ -529,3 +531,7 @@ pub(crate) fn build_graph(
     }
     (Graph { roads, nodes, edges }, uf)
 }
+
+#[cfg(test)]
+#[path = "proptests/crossings.rs"]
+mod proptests;

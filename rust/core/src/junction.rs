@@ -29,6 +29,8 @@ pub(crate) struct ArmIn {
     /// Largest setback the fillets may use (half the edge when another junction is at its far
     /// end, the whole edge at a dead end), metres.
     pub(crate) avail: f64,
+    /// Radius of the corners beside this arm (its road's), metres.
+    pub(crate) corner_radius: f64,
     /// Input road id, for diagnostics.
     pub(crate) road: String,
 }
@@ -125,12 +127,13 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>]
                     let beta = cross.atan2(ua.dot(ub));
                     let sp_a = ca.s_of(&a.line, qa, p);
                     let sp_b = cb.s_of(&b.line, qb, p);
-                    if beta > 0.0 && settings.corner_radius > 0.0 {
+                    let radius = a.corner_radius.min(b.corner_radius);
+                    if beta > 0.0 && radius > 0.0 {
                         let tan_half = (0.5 * beta).tan();
                         // The rounding reaches at most one corner radius along each curb from
                         // the corner: a right angle gets the full radius, a sharper corner a
                         // proportionally smaller one (the nose of a gore, not a long taper).
-                        let mut r = settings.corner_radius * tan_half.min(1.0);
+                        let mut r = radius * tan_half.min(1.0);
                         let mut d = r / tan_half;
                         let room = ca.reach(&a.line, qa, p, a.avail).min(cb.reach(&b.line, qb, p, b.avail));
                         if d > room {

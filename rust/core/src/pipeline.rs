@@ -96,7 +96,9 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
             skip(road, None, "another road has the same id".into(), settings, diags)?;
             continue;
         }
-        if !settings.profile.with(&road.profile).is_valid() {
+        if !settings.profile.with(&road.profile).is_valid()
+            || road.profile.corner_radius.is_some_and(|r| !(r.is_finite() && r >= 0.0))
+        {
             skip(road, None, "profile lengths must be finite and not negative".into(), settings, diags)?;
             continue;
         }
@@ -136,6 +138,7 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
             closed: road.closed,
             has_height: road.has_height,
             profile: settings.profile.with(&road.profile),
+            corner_radius: road.profile.corner_radius.unwrap_or(settings.corner_radius),
             line,
             lo: 0.0,
             hi: len,
@@ -207,6 +210,7 @@ fn compute_base(g: &Graph, base: &Base, settings: &Settings) -> JunctionOut {
                 line: arm_line(g, a),
                 width: g.roads[e.road].width,
                 avail: e.line.length(),
+                corner_radius: g.roads[e.road].corner_radius,
                 road: g.roads[e.road].id.clone(),
             }
         })

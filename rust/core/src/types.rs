@@ -94,6 +94,9 @@ pub struct ProfileOverride {
     pub sidewalk_left: Option<f64>,
     /// Sidewalk width on the right, looking along the road.
     pub sidewalk_right: Option<f64>,
+    /// Radius of the junction corners beside this road (a corner between two roads takes the
+    /// smaller of their radii), instead of [`crate::Settings::corner_radius`].
+    pub corner_radius: Option<f64>,
 }
 
 /// One input road: a centerline with a width.

@@ -457,6 +457,7 @@ fn read_road(cx: &Cx<'_>, index: usize, value: &Value, frame: &Frame, opts: &Rea
                 curb_width: length("curb_width")?,
                 sidewalk_left: length("sidewalk_left")?.or(both),
                 sidewalk_right: length("sidewalk_right")?.or(both),
+                corner_radius: length("corner_radius")?,
             }
         }
         Some(v) => return Err(cx.invalid(&place, format!("\"profile\" must be an object, found {}", kind(v)))),

@@ -352,3 +352,24 @@ fn unreal_errors_name_the_spline_and_point() {
     let m = error(r#"{"CoordSpace": "Component", "Splines": []}"#);
     assert!(m.contains("CoordSpace"), "{m}");
 }
+
+#[test]
+fn profile_overrides_are_read_in_the_file_units() {
+    let l = read(
+        r#"{"units": "cm", "roads": [
+            {"id": 1, "width": 700, "points": [[0, 0], [1000, 0]],
+             "profile": {"sidewalk": 300, "sidewalk_left": 150, "curb_height": 20, "corner_radius": 400}},
+            {"id": 2, "width": 700, "points": [[0, 0], [0, 1000]]}
+        ]}"#,
+    );
+    let p = l.input.roads[0].profile;
+    assert_eq!(p.sidewalk_left, Some(1.5));
+    assert_eq!(p.sidewalk_right, Some(3.0));
+    assert_eq!(p.curb_height, Some(0.2));
+    assert_eq!(p.curb_width, None);
+    assert_eq!(p.corner_radius, Some(4.0));
+    assert_eq!(l.input.roads[1].profile, Default::default());
+    let bad = r#"{"roads": [{"id": "r", "width": 7, "points": [[0, 0], [1, 0]], "profile": {"corner_radius": -1}}]}"#;
+    let e = read_str(bad, "bad.json", &ReadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("bad.json") && e.contains("corner_radius"), "{e}");
+}

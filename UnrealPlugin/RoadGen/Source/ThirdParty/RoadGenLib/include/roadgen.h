@@ -84,6 +84,12 @@
 #define RG_PROFILE_SIDEWALK_RIGHT 8
 
 /**
+ * `RgSpline::profile_mask` bit: `RgSpline::corner_radius` overrides `RgSettings::corner_radius`
+ * for the junction corners beside this road (a corner between two roads takes the smaller).
+ */
+#define RG_PROFILE_CORNER_RADIUS 16
+
+/**
  * Material slot of a triangle (`RgMesh::material_slots`).
  */
 #define RG_SLOT_CARRIAGEWAY 0
@@ -374,6 +380,10 @@ typedef struct RgSpline {
    * The road's own profile values, where `profile_mask` says so.
    */
   struct RgProfile profile;
+  /**
+   * The road's own corner radius, where `profile_mask` has `RG_PROFILE_CORNER_RADIUS`.
+   */
+  double corner_radius;
 } RgSpline;
 
 /**
