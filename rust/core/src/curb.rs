@@ -218,3 +218,7 @@ pub(crate) fn mouths(pieces: &[crate::types::RoadPiece]) -> Vec<Mouth<'_>> {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "proptests/curb.rs"]
+mod proptests;

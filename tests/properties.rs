@@ -1,0 +1,608 @@
+//! Whole-pipeline properties on random networks (proptest): random splines, jittered grids,
+//! stars with many arms at tiny angles and random closed loops. For every case: no panic,
+//! every invariant of the network (`common::build_checked`) and of its meshes
+//! (`common::meshes_checked`); the same network up to ids when the roads come in another order
+//! or run the other way; the same shapes when the whole input is moved by 10⁶ m or rotated;
+//! and Euler's formula for the blocks of straight-road networks.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::f64::consts::TAU;
+
+use common::{build_checked, meshes_checked};
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
+use roadgen::core::validate::polygon_area;
+use roadgen::core::{DiagnosticCode, Input, Network, Point3, PointKind, Road, RoadGeometry, Settings, SplinePoint};
+
+/// Cases of the per-generator invariant properties.
+const CASES: u32 = 48;
+/// Cases of the invariance properties (each builds two networks).
+const INVARIANCE_CASES: u32 = 24;
+/// Cases of the Euler property.
+const EULER_CASES: u32 = 48;
+/// Seed of the case generator, so that every run (and CI) draws the same cases; set
+/// `PROPTEST_RNG_SEED` to draw others.
+const SEED: u64 = 0x5EED_0006;
+
+/// `cases` cases from the fixed seed (unless `PROPTEST_RNG_SEED` is set), no regression
+/// files: a failure found here becomes a named test.
+fn config(cases: u32) -> ProptestConfig {
+    let default = ProptestConfig::default();
+    let rng_seed = match default.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(SEED),
+        fixed => fixed,
+    };
+    ProptestConfig { cases, rng_seed, failure_persistence: None, ..default }
+}
+
+fn polyline(id: String, width: f64, pts: &[(f64, f64)], closed: bool) -> Road {
+    Road {
+        id,
+        width,
+        layer: 0,
+        closed,
+        has_height: false,
+        profile: Default::default(),
+        geometry: RoadGeometry::Polyline(pts.iter().map(|&(x, y)| Point3::new(x, y, 0.0)).collect()),
+    }
+}
+
+/// 2 to 8 splines with 2 to 5 points in a 300 m square, mostly Unreal's automatic curves.
+fn random_splines() -> impl Strategy<Value = Input> {
+    let point = (0.0..300.0f64, 0.0..300.0f64, prop_oneof![4 => Just(PointKind::Curve), 1 => Just(PointKind::Linear)]);
+    let road = (proptest::collection::vec(point, 2..6), 4.0..12.0f64);
+    proptest::collection::vec(road, 2..9).prop_map(|roads| Input {
+        roads: roads
+            .into_iter()
+            .enumerate()
+            .map(|(i, (pts, width))| Road {
+                geometry: RoadGeometry::Spline(
+                    pts.into_iter()
+                        .map(|(x, y, kind)| SplinePoint {
+                            location: Point3::new(x, y, 0.0),
+                            arrive_tangent: None,
+                            leave_tangent: None,
+                            kind,
+                        })
+                        .collect(),
+                ),
+                ..polyline(format!("s{i}"), width, &[], false)
+            })
+            .collect(),
+    })
+}
+
+/// A grid of `n` × `n` nodes `spacing` apart, each moved by up to `jitter` × `spacing`, with the
+/// roads of `keep` (one flag per grid edge; missing ones left out), one road per grid edge.
+fn grid(n: usize, spacing: f64, jitter: &[(f64, f64)], keep: &[bool], widths: &[f64]) -> (Vec<(f64, f64)>, Vec<Road>) {
+    let nodes: Vec<(f64, f64)> = (0..n * n)
+        .map(|k| {
+            let (i, j) = (k / n, k % n);
+            let (dx, dy) = jitter[k % jitter.len()];
+            (i as f64 * spacing + dx * spacing, j as f64 * spacing + dy * spacing)
+        })
+        .collect();
+    let mut roads = Vec::new();
+    let mut e = 0;
+    for i in 0..n {
+        for j in 0..n {
+            for (di, dj, name) in [(1, 0, "h"), (0, 1, "v")] {
+                if i + di < n && j + dj < n {
+                    if keep[e % keep.len()] {
+                        let (a, b) = (nodes[i * n + j], nodes[(i + di) * n + j + dj]);
+                        roads.push(polyline(format!("{name}{i}_{j}"), widths[e % widths.len()], &[a, b], false));
+                    }
+                    e += 1;
+                }
+            }
+        }
+    }
+    (nodes, roads)
+}
+
+/// Jittered grids of 2 to 6 nodes a side, 50 to 100 m apart, some roads missing.
+fn jittered_grid() -> impl Strategy<Value = Input> {
+    (
+        2..7usize,
+        50.0..100.0f64,
+        proptest::collection::vec((-0.2..0.2f64, -0.2..0.2f64), 36),
+        proptest::collection::vec(prop_oneof![5 => Just(true), 1 => Just(false)], 60),
+        proptest::collection::vec(5.0..10.0f64, 60),
+    )
+        .prop_map(|(n, spacing, jitter, keep, widths)| Input { roads: grid(n, spacing, &jitter, &keep, &widths).1 })
+}
+
+/// 3 to 30 arms from one point, in bunches whose neighbours are 0.2° to 3° apart.
+fn star() -> impl Strategy<Value = Input> {
+    (proptest::collection::vec((0.0..TAU, 1..5usize, 0.2f64..3.0), 1..8), 80.0..200.0f64, 4.0..10.0f64).prop_map(
+        |(bunches, length, width)| {
+            let mut roads = Vec::new();
+            for (start, count, step) in bunches {
+                for k in 0..count {
+                    let a = start + (k as f64 * step).to_radians();
+                    let end = (length * a.cos(), length * a.sin());
+                    roads.push(polyline(format!("a{}", roads.len()), width, &[(0.0, 0.0), end], false));
+                }
+            }
+            Input { roads }
+        },
+    )
+}
+
+/// 1 to 4 closed loops (star-shaped polygons of 3 to 8 corners, 20 to 80 m from their centres)
+/// that may cross each other, and sometimes a straight road across them all.
+fn closed_loops() -> impl Strategy<Value = Input> {
+    let ring = (0.0..150.0f64, 0.0..150.0f64, proptest::collection::vec(20.0..80.0f64, 3..9), 4.0..9.0f64);
+    (proptest::collection::vec(ring, 1..5), any::<bool>()).prop_map(|(rings, across)| {
+        let mut roads: Vec<Road> = rings
+            .into_iter()
+            .enumerate()
+            .map(|(i, (cx, cy, radii, width))| {
+                let n = radii.len();
+                let pts: Vec<(f64, f64)> = radii
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| {
+                        let a = TAU * k as f64 / n as f64;
+                        (cx + r * a.cos(), cy + r * a.sin())
+                    })
+                    .collect();
+                polyline(format!("o{i}"), width, &pts, true)
+            })
+            .collect();
+        if across {
+            roads.push(polyline("across".into(), 7.0, &[(-100.0, 30.0), (250.0, 120.0)], false));
+        }
+        Input { roads }
+    })
+}
+
+/// The kinds of network whose invariants hold today (random splines and closed loops do not
+/// always: see the known failures at the end of this file).
+fn network() -> impl Strategy<Value = Input> {
+    prop_oneof![jittered_grid(), star()]
+}
+
+/// Builds, checks every invariant of the network and of its meshes.
+fn check_all(what: &str, input: &Input) -> Network {
+    let settings = Settings::default();
+    let (net, _) = build_checked(what, input, &settings);
+    meshes_checked(what, &net, &settings, input);
+    net
+}
+
+/// A network up to ids: junctions as (degree, roads, area), pieces as (road, area), block
+/// areas, and the number of diagnostics of each code; each list sorted.
+#[derive(Debug)]
+struct Shape {
+    junctions: Vec<(usize, Vec<String>, f64)>,
+    pieces: Vec<(String, f64)>,
+    blocks: Vec<f64>,
+    diagnostics: BTreeMap<DiagnosticCode, usize>,
+}
+
+fn shape(net: &Network) -> Shape {
+    shape_without(net, &[])
+}
+
+/// [`shape`], not counting the diagnostics of the codes in `skip`.
+fn shape_without(net: &Network, skip: &[DiagnosticCode]) -> Shape {
+    let mut junctions: Vec<_> =
+        net.junctions.iter().map(|j| (j.degree, j.roads.clone(), polygon_area(&j.polygon))).collect();
+    junctions.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2)));
+    let mut pieces: Vec<_> = net.pieces.iter().map(|p| (p.road.clone(), polygon_area(&p.polygon))).collect();
+    pieces.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let mut blocks: Vec<f64> = net.blocks.iter().map(|b| b.area).collect();
+    blocks.sort_by(f64::total_cmp);
+    let mut diagnostics = BTreeMap::new();
+    for d in net.diagnostics.iter().filter(|d| !skip.contains(&d.code)) {
+        *diagnostics.entry(d.code).or_insert(0) += 1;
+    }
+    Shape { junctions, pieces, blocks, diagnostics }
+}
+
+/// The two shapes are equal, areas within `rel` × area + `abs` square metres.
+fn same_shape(a: &Shape, b: &Shape, rel: f64, abs: f64) -> Result<(), TestCaseError> {
+    let near = |x: f64, y: f64| (x - y).abs() <= rel * x.abs().max(y.abs()) + abs;
+    prop_assert_eq!(a.junctions.len(), b.junctions.len(), "junctions");
+    prop_assert_eq!(a.pieces.len(), b.pieces.len(), "road pieces");
+    prop_assert_eq!(a.blocks.len(), b.blocks.len(), "blocks");
+    for (x, y) in a.junctions.iter().zip(&b.junctions) {
+        prop_assert!(x.0 == y.0 && x.1 == y.1 && near(x.2, y.2), "junction {x:?} != {y:?}");
+    }
+    for (x, y) in a.pieces.iter().zip(&b.pieces) {
+        prop_assert!(x.0 == y.0 && near(x.1, y.1), "piece {x:?} != {y:?}");
+    }
+    for (x, y) in a.blocks.iter().zip(&b.blocks) {
+        prop_assert!(near(*x, *y), "block of {x} m² != {y} m²");
+    }
+    prop_assert_eq!(&a.diagnostics, &b.diagnostics);
+    Ok(())
+}
+
+/// Applies `f` to every point of every road.
+fn map_points(input: &Input, f: impl Fn(f64, f64) -> (f64, f64)) -> Input {
+    let mut out = input.clone();
+    for r in &mut out.roads {
+        match &mut r.geometry {
+            RoadGeometry::Polyline(p) => p.iter_mut().for_each(|q| (q.x, q.y) = f(q.x, q.y)),
+            RoadGeometry::Spline(p) => {
+                p.iter_mut().for_each(|q| (q.location.x, q.location.y) = f(q.location.x, q.location.y))
+            }
+        }
+    }
+    out
+}
+
+/// The road run the other way, when that is the same curve: a polyline, or a spline whose
+/// points are all automatic curves (their tangents give the same curve either way). Other
+/// splines are kept as they are: a segment's kind is its start point's, so reversing them
+/// would change the curve.
+fn reversed(r: &Road) -> Road {
+    let mut r = r.clone();
+    match &mut r.geometry {
+        RoadGeometry::Polyline(p) => p.reverse(),
+        RoadGeometry::Spline(p) => {
+            if p.iter().all(|q| q.kind == PointKind::Curve && q.arrive_tangent.is_none() && q.leave_tangent.is_none()) {
+                p.reverse();
+            }
+        }
+    }
+    r
+}
+
+proptest! {
+    #![proptest_config(config(CASES))]
+
+    #[test]
+    #[ignore = "known failure: see known_failure_spline_mouth_not_stitched"]
+    fn random_splines_hold_every_invariant(input in random_splines()) {
+        check_all("random splines", &input);
+    }
+
+    #[test]
+    fn jittered_grids_hold_every_invariant(input in jittered_grid()) {
+        check_all("jittered grid", &input);
+    }
+
+    /// Also: no arm is lost, every road of the star meets the others in a junction.
+    #[test]
+    fn stars_at_tiny_angles_hold_every_invariant(input in star()) {
+        let net = check_all("star", &input);
+        let met: std::collections::BTreeSet<&String> = net.junctions.iter().flat_map(|j| j.roads.iter()).collect();
+        prop_assert_eq!(met.len(), input.roads.len(), "a road was lost from the junction");
+    }
+
+    #[test]
+    #[ignore = "known failure: see known_failure_closed_loops_*"]
+    fn closed_loops_hold_every_invariant(input in closed_loops()) {
+        check_all("closed loops", &input);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(INVARIANCE_CASES))]
+
+    /// Another order of the input roads gives the same network: same ids, and every feature
+    /// the same up to rounding (on jittered grids: stars at tiny angles do not always, see
+    /// `known_failure_star_input_order` and `known_failure_identical_arms_depend_on_input_order`).
+    #[test]
+    fn input_order_does_not_matter(input in jittered_grid(), seed in any::<u64>()) {
+        let a = check_all("network", &input);
+        let mut shuffled = input.clone();
+        // Fisher-Yates with a SplitMix64 stream from the seed.
+        let mut state = seed;
+        for i in (1..shuffled.roads.len()).rev() {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let z = (state ^ (state >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            shuffled.roads.swap(i, (z % (i as u64 + 1)) as usize);
+        }
+        let b = check_all("shuffled network", &shuffled);
+        let ids = |n: &Network| -> Vec<String> {
+            n.junctions.iter().map(|j| j.id.clone())
+                .chain(n.pieces.iter().map(|p| p.id.clone()))
+                .chain(n.blocks.iter().map(|b| b.id.clone()))
+                .collect()
+        };
+        prop_assert_eq!(ids(&a), ids(&b));
+        same_shape(&shape(&a), &shape(&b), 1e-9, 1e-9)?;
+    }
+
+    /// Roads run the other way (each with probability ½) give the same network up to ids.
+    #[test]
+    fn road_direction_does_not_matter(input in network(), flip in proptest::collection::vec(any::<bool>(), 64)) {
+        let a = check_all("network", &input);
+        let mut flipped = input.clone();
+        for (r, f) in flipped.roads.iter_mut().zip(flip.iter().cycle()) {
+            if *f {
+                *r = reversed(r);
+            }
+        }
+        let b = check_all("reversed roads", &flipped);
+        same_shape(&shape(&a), &shape(&b), 1e-6, 1e-6)?;
+    }
+
+    /// The whole input moved by 10⁶ m gives the same network up to ids; areas within 0.1 %
+    /// and 0.01 m² (block outlines are computed on a 0.1 mm grid).
+    #[test]
+    fn translation_by_a_million_metres_does_not_matter(input in network(), dx in -1.0..1.0f64, dy in -1.0..1.0f64) {
+        let a = check_all("network", &input);
+        let moved = map_points(&input, |x, y| (x + 1e6 * dx.signum(), y + 1e6 * dy.signum()));
+        let b = check_all("moved network", &moved);
+        // Faces below the minimum block area (slivers between arms at tiny angles) may come
+        // and go with rounding: `face_dropped` is not compared.
+        let skip = [DiagnosticCode::FaceDropped];
+        same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2)?;
+    }
+
+    /// The whole input rotated about the origin gives the same network up to ids (on jittered
+    /// grids: stars at tiny angles do not always, see `known_failure_star_rotation`).
+    #[test]
+    fn rotation_does_not_matter(input in jittered_grid(), angle in 0.0..TAU) {
+        let a = check_all("network", &input);
+        let (s, c) = angle.sin_cos();
+        let turned = map_points(&input, |x, y| (c * x - s * y, s * x + c * y));
+        let b = check_all("rotated network", &turned);
+        let skip = [DiagnosticCode::FaceDropped];
+        same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2)?;
+    }
+}
+
+/// Union-find over node indices, for the component count.
+fn find(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
+proptest! {
+    #![proptest_config(config(EULER_CASES))]
+
+    /// Euler's formula on straight-road networks: a jittered grid (some edges missing) with
+    /// diagonals in some cells (one, or both crossing in the middle) is a planar straight-line
+    /// graph whose faces are all much larger than its roads are wide. Its vertices V, edges E
+    /// and components C are counted here, independently of the engine; the bounded faces are
+    /// then F − 1 = E − V + C, and each must be exactly one block (a component inside a face
+    /// is a hole of that block, not a face of its own).
+    #[test]
+    fn blocks_of_straight_networks_follow_eulers_formula(
+        n in 2..6usize,
+        spacing in 70.0..100.0f64,
+        jitter in proptest::collection::vec((-0.12..0.12f64, -0.12..0.12f64), 36),
+        keep in proptest::collection::vec(prop_oneof![4 => Just(true), 1 => Just(false)], 60),
+        diagonals in proptest::collection::vec(0..4u8, 25),
+        widths in proptest::collection::vec(4.0..8.0f64, 60),
+    ) {
+        let (nodes, mut roads) = grid(n, spacing, &jitter, &keep, &widths);
+        // Graph: node indices of the grid, then one per crossing of two diagonals.
+        let mut points = nodes.clone();
+        let mut edges: Vec<(usize, usize)> = Vec::new();
+        for r in &roads {
+            let RoadGeometry::Polyline(p) = &r.geometry else { unreachable!() };
+            let idx = |q: &Point3| nodes.iter().position(|m| m.0 == q.x && m.1 == q.y).unwrap();
+            edges.push((idx(&p[0]), idx(&p[1])));
+        }
+        for i in 0..n - 1 {
+            for j in 0..n - 1 {
+                let (a, b, c, d) = (i * n + j, (i + 1) * n + j, (i + 1) * n + j + 1, i * n + j + 1);
+                let mut diagonal = |u: usize, v: usize, name: &str| {
+                    roads.push(polyline(format!("{name}{i}_{j}"), 5.0, &[nodes[u], nodes[v]], false));
+                };
+                match diagonals[(i * (n - 1) + j) % diagonals.len()] {
+                    1 => { diagonal(a, c, "d"); edges.push((a, c)); }
+                    2 => { diagonal(b, d, "e"); edges.push((b, d)); }
+                    3 => {
+                        diagonal(a, c, "d");
+                        diagonal(b, d, "e");
+                        // The cell is convex, so its diagonals cross inside it: one more vertex
+                        // and four edges.
+                        let m = points.len();
+                        points.push((0.0, 0.0));
+                        edges.extend([(a, m), (m, c), (b, m), (m, d)]);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut used = vec![false; points.len()];
+        let mut parent: Vec<usize> = (0..points.len()).collect();
+        for &(u, v) in &edges {
+            used[u] = true;
+            used[v] = true;
+            let (ru, rv) = (find(&mut parent, u), find(&mut parent, v));
+            parent[ru.max(rv)] = ru.min(rv);
+        }
+        let v = used.iter().filter(|&&u| u).count() as i64;
+        let e = edges.len() as i64;
+        let c = (0..points.len()).filter(|&i| used[i] && find(&mut parent, i) == i).count() as i64;
+        let input = Input { roads };
+        let net = check_all("grid with diagonals", &input);
+        let dropped = net.diagnostics.iter().filter(|d| d.code == DiagnosticCode::FaceDropped).count();
+        prop_assert_eq!(dropped, 0, "every face here is large");
+        prop_assert_eq!(net.blocks.len() as i64, e - v + c, "V = {}, E = {}, C = {}", v, e, c);
+    }
+}
+
+// Known failures: the smallest cases the properties above shrank to. Each is a bug to fix in
+// the core (see docs/ROBUSTNESS.md, "Known failures"); run them with
+// `cargo test --release --test properties -- --ignored`.
+
+fn roads(list: &[(&str, f64, bool, &[(f64, f64)])]) -> Input {
+    Input { roads: list.iter().map(|&(id, w, closed, pts)| polyline(id.into(), w, pts, closed)).collect() }
+}
+
+/// Two closed loops and a road across them: two junction surfaces overlap (by 1.1 m²).
+#[test]
+#[ignore = "known failure: junction surfaces overlap"]
+fn known_failure_closed_loops_junctions_overlap() {
+    let input = roads(&[
+        (
+            "o0",
+            8.963133095768411,
+            true,
+            &[
+                (107.76356095219401, 31.809475563387526),
+                (124.10846167536255, 77.3845395465294),
+                (74.04010242391216, 91.93587595643248),
+                (69.74418359414562, 40.48715034573869),
+                (69.74418359414562, 23.131800781036368),
+                (83.31314227306773, 12.310917319751052),
+                (100.23335698936867, 16.17284591402693),
+            ],
+        ),
+        (
+            "o1",
+            4.0,
+            true,
+            &[
+                (147.18919578091501, 74.87738367778464),
+                (58.69362092553773, 104.35329057926174),
+                (47.42435277176628, 25.882531769857536),
+            ],
+        ),
+        ("across", 7.0, false, &[(-100.0, 30.0), (250.0, 120.0)]),
+    ]);
+    check_all("closed loops", &input);
+}
+
+/// Four closed loops (two identical triangles) meeting at shared points: the mouth of
+/// `r/o2/113.53` is not a vertex of its junction's mesh.
+#[test]
+#[ignore = "known failure: a mouth corner is not stitched to its junction"]
+fn known_failure_closed_loops_mouth_not_stitched() {
+    let triangle: &[(f64, f64)] =
+        &[(20.0, 0.0), (-9.999999999999996, 17.320508075688775), (-10.000000000000009, -17.320508075688767)];
+    let input = roads(&[
+        (
+            "o0",
+            6.148877932900681,
+            true,
+            &[
+                (20.0, 93.15754593686908),
+                (-18.420240723239324, 125.06233875716889),
+                (-10.000000000000009, 75.83703786118032),
+            ],
+        ),
+        ("o1", 4.0, true, triangle),
+        (
+            "o2",
+            6.34610828335898,
+            true,
+            &[
+                (20.0, 134.4953901803366),
+                (0.0, 154.4953901803366),
+                (-20.0, 134.4953901803366),
+                (0.0, 74.34068473235797),
+            ],
+        ),
+        ("o3", 4.0, true, triangle),
+    ]);
+    check_all("closed loops", &input);
+}
+
+/// Three splines: the mouth corner of `r/s1/106.77` is not a vertex of junction
+/// `j/s0/221.99`'s mesh.
+#[test]
+#[ignore = "known failure: a mouth corner is not stitched to its junction"]
+fn known_failure_spline_mouth_not_stitched() {
+    let sp = |x: f64, y: f64, kind: PointKind| SplinePoint {
+        location: Point3::new(x, y, 0.0),
+        arrive_tangent: None,
+        leave_tangent: None,
+        kind,
+    };
+    let spline = |id: &str, width: f64, pts: Vec<SplinePoint>| Road {
+        geometry: RoadGeometry::Spline(pts),
+        ..polyline(id.into(), width, &[], false)
+    };
+    let (l, c) = (PointKind::Linear, PointKind::Curve);
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                10.288323867231712,
+                vec![
+                    sp(201.23332275668255, 238.55013081217467, l),
+                    sp(249.8735896086765, 116.53990805275569, c),
+                    sp(71.27500217358738, 132.9087413384257, l),
+                ],
+            ),
+            spline(
+                "s1",
+                7.4407709139316305,
+                vec![sp(273.8112987021065, 144.32676144099736, c), sp(40.829851528287755, 82.1812280260787, c)],
+            ),
+            spline(
+                "s2",
+                4.0,
+                vec![sp(169.01798686038984, 100.84716191566547, c), sp(182.6315671809028, 234.48370288147643, c)],
+            ),
+        ],
+    };
+    check_all("random splines", &input);
+}
+
+/// A star whose arms repeat (five copies of one road, two more at 0.2° and 0.4°): the junction's
+/// surface depends on the order of the input roads (14.77 m² or 16.58 m²).
+#[test]
+#[ignore = "known failure: identical roads make the junction depend on the input order"]
+fn known_failure_identical_arms_depend_on_input_order() {
+    let same: &[(f64, f64)] = &[(0.0, 0.0), (80.0, 0.0)];
+    let list: Vec<(&str, f64, bool, &[(f64, f64)])> = vec![
+        ("a0", 4.0, false, same),
+        ("a1", 4.0, false, same),
+        ("a2", 4.0, false, &[(0.0, 0.0), (79.99951261262323, 0.27925211321789856)]),
+        ("a3", 4.0, false, &[(0.0, 0.0), (79.99805045643159, 0.5585008238369242)]),
+        ("a4", 4.0, false, same),
+        ("a5", 4.0, false, same),
+        ("a6", 4.0, false, same),
+    ];
+    let input = roads(&list);
+    let mut reversed_order = input.clone();
+    reversed_order.roads.reverse();
+    let (a, b) = (check_all("star", &input), check_all("star, reversed order", &reversed_order));
+    let area = |n: &Network| n.junctions.iter().map(|j| polygon_area(&j.polygon)).sum::<f64>();
+    assert!((area(&a) - area(&b)).abs() < 1e-9, "junction area {} m² or {} m²", area(&a), area(&b));
+}
+
+/// A star of five arms, two pairs 0.2° and 0.9° apart, rotated by 3.29 rad: the junction's
+/// surface changes from 689.0 m² to 690.7 m² (0.24 %).
+#[test]
+#[ignore = "known failure: a star at tiny angles changes when rotated"]
+fn known_failure_star_rotation() {
+    let w = 6.112821246840268;
+    let input = roads(&[
+        ("a0", w, false, &[(0.0, 0.0), (79.22263858501742, -11.125355528148669)]),
+        ("a1", w, false, &[(0.0, 0.0), (79.26099067161162, -10.848749133181055)]),
+        ("a2", w, false, &[(0.0, 0.0), (-69.87133697045908, 38.96147160927778)]),
+        ("a3", w, false, &[(0.0, 0.0), (77.44576584813967, -20.05376154727894)]),
+        ("a4", w, false, &[(0.0, 0.0), (77.72363442026345, -18.948262519430074)]),
+    ]);
+    let (s, c) = 3.288296284012764f64.sin_cos();
+    let turned = map_points(&input, |x, y| (c * x - s * y, s * x + c * y));
+    let (a, b) = (check_all("star", &input), check_all("rotated star", &turned));
+    let skip = [DiagnosticCode::FaceDropped];
+    same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2).unwrap();
+}
+
+/// A star of five distinct arms (four within 1.2° of each other): the junction's surface
+/// depends on the order of the input roads (15.639 m² or 15.659 m²).
+#[test]
+#[ignore = "known failure: a star at tiny angles depends on the input order"]
+fn known_failure_star_input_order() {
+    let input = roads(&[
+        ("a0", 4.0, false, &[(0.0, 0.0), (80.0, 0.0)]),
+        ("a1", 4.0, false, &[(0.0, 0.0), (79.99951261262323, 0.27925211321789856)]),
+        ("a2", 4.0, false, &[(0.0, 0.0), (22.738416670834617, -76.70048505259605)]),
+        ("a3", 4.0, false, &[(0.0, 0.0), (79.99395146910933, -0.98373185258069)]),
+        ("a4", 4.0, false, &[(0.0, 0.0), (79.99689798356569, -0.7044948594446339)]),
+    ]);
+    let mut reversed_order = input.clone();
+    reversed_order.roads.reverse();
+    let (a, b) = (check_all("star", &input), check_all("star, reversed order", &reversed_order));
+    same_shape(&shape(&a), &shape(&b), 1e-9, 1e-9).unwrap();
+}
