@@ -132,6 +132,15 @@ inline RgSplinePoint Point(double x, double y, double z) { return Point(x, y, z,
 /// that points into them.
 class Input {
 public:
+    Input() = default;
+    // Not copyable: the RgSpline array points into this object's own buffers.
+    Input(const Input&) = delete;
+    Input& operator=(const Input&) = delete;
+    /// Moving keeps every buffer, so the splines stay valid in the new owner.
+    Input(Input&&) noexcept = default;
+    /// Moving keeps every buffer, so the splines stay valid in the new owner.
+    Input& operator=(Input&&) noexcept = default;
+
     /// Adds a road and returns its index. `id` is UTF-8 (ids should be unique), `width` the
     /// carriageway width and every length in the units of the settings it is generated with.
     std::size_t AddSpline(const std::string& id, std::vector<RgSplinePoint> points, double width, std::int32_t layer = 0,
