@@ -148,6 +148,7 @@ fn layout_header() -> String {
     offset("RgSpline_auto_tangents", offset_of!(RgSpline, auto_tangents));
     offset("RgSpline_profile_mask", offset_of!(RgSpline, profile_mask));
     offset("RgSpline_profile", offset_of!(RgSpline, profile));
+    offset("RgSpline_corner_radius", offset_of!(RgSpline, corner_radius));
     offset("RgJunction_polygon", offset_of!(RgJunction, polygon));
     offset("RgRoadPiece_centerline", offset_of!(RgRoadPiece, centerline));
     offset("RgRoadPiece_polygon", offset_of!(RgRoadPiece, polygon));

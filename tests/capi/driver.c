@@ -45,6 +45,7 @@ OFFSET(RgSpline, closed);
 OFFSET(RgSpline, auto_tangents);
 OFFSET(RgSpline, profile_mask);
 OFFSET(RgSpline, profile);
+OFFSET(RgSpline, corner_radius);
 OFFSET(RgJunction, polygon);
 OFFSET(RgRoadPiece, centerline);
 OFFSET(RgRoadPiece, polygon);
@@ -751,7 +752,7 @@ static void section_errors(void) {
     expect_failure(h, &road.spline, 1, &s, RgResult_InvalidArgument, "point_type", "unknown point_type");
     CHECK(strstr(last_error(h), "typed") != NULL, "point_type message names the road: %s", last_error(h));
     one_road(&road, "masked");
-    road.spline.profile_mask = 16;
+    road.spline.profile_mask = RG_PROFILE_CORNER_RADIUS << 1;
     expect_failure(h, &road.spline, 1, &s, RgResult_InvalidArgument, "profile_mask", "unknown profile_mask bit");
     road.spline.profile_mask = 0x80000000u;
     expect_failure(h, &road.spline, 1, &s, RgResult_InvalidArgument, "masked", "high profile_mask bit");

@@ -2,7 +2,7 @@
 // Compiled like an Unreal module: -fno-exceptions -fno-rtti, no iostream.
 //
 // Built and run by tests/capi_drivers.rs (and under valgrind by scripts/check_capi_memory.sh).
-// Usage: driver [all|version|raii|input|scene|sides|compare|errors|null_arrays|panic|threads|version]
+// Usage: driver [all|version|raii|input|scene|sides|corner|compare|errors|null_arrays|panic|threads|version]
 // Prints "driver.cpp: N checks passed" and exits 0 when every check held.
 
 #include "RoadGen.hpp"
@@ -399,6 +399,37 @@ void SectionSides() {
     }
 }
 
+/// The surface area of the one junction of an X crossing, with both roads' corner radius
+/// overridden to `radius` metres (or the default when it is negative).
+double XJunctionArea(const Frame& f, double radius) {
+    Input in;
+    const std::size_t a = in.AddSpline("a", {f.P(-100, 0), f.P(100, 0)}, 7.0 * f.scale);
+    const std::size_t b = in.AddSpline("b", {f.P(0, -100), f.P(0, 100)}, 7.0 * f.scale);
+    if (radius >= 0.0) {
+        in.SetCornerRadius(a, radius * f.scale);
+        in.SetCornerRadius(b, radius * f.scale);
+    }
+    Network net;
+    const Status s = net.Generate(in, roadgen::Settings(f.units(), f.frame()));
+    REQUIRE(s.ok() && net.View().junction_count == 1, "X: %s", s.message.c_str());
+    return CheckPolygon(net.View().junctions[0].polygon, "junction") / (f.scale * f.scale);
+}
+
+void SectionCorner() {
+    // The junction of two 7 m roads crossing at right angles is their 7 x 7 m square, an arm of
+    // 7 x r m on each side up to where the corner fillets of radius r meet the curb lines, and
+    // the (1 - pi/4) r^2 each fillet paves beyond the curb lines' corner: 49 + 28 r +
+    // 4 (1 - pi/4) r^2. A per-road radius of 2 m instead of the default 6 m takes
+    // 28 (6 - 2) + 4 (1 - pi/4) (36 - 4) m2 away.
+    for (const Frame& f : {kMetres, kUnreal}) {
+        const double by_default = XJunctionArea(f, -1.0), small = XJunctionArea(f, 2.0), same = XJunctionArea(f, 6.0);
+        const double expected = 28 * (6 - 2) + 4 * (1 - 3.14159265358979 / 4) * (36 - 4);
+        CHECK(std::fabs((by_default - small) - expected) < 0.1 * expected, "corner radius 2 m: %g m2 less, expected %g",
+              by_default - small, expected);
+        CHECK(std::fabs(by_default - same) < 1e-6 * by_default, "the default radius given per road changes nothing");
+    }
+}
+
 void SectionCompare() {
     Network m, c;
     REQUIRE(m.Generate(Scene(kMetres), roadgen::Settings(RG_UNITS_METRES, RG_FRAME_RIGHT_HANDED_Z_UP)).ok(), "metres");
@@ -540,7 +571,7 @@ int main(int argc, char** argv) {
     int ran = 0;
     const std::pair<const char*, void (*)()> sections[] = {
         {"version", SectionVersion}, {"raii", SectionRaii},       {"input", SectionInput},   {"scene", SectionScene},
-        {"sides", SectionSides},     {"compare", SectionCompare}, {"errors", SectionErrors}, {"null_arrays", SectionNullArrays}, {"panic", SectionPanic},
+        {"sides", SectionSides}, {"corner", SectionCorner},     {"compare", SectionCompare}, {"errors", SectionErrors}, {"null_arrays", SectionNullArrays}, {"panic", SectionPanic},
         {"threads", SectionThreads},
     };
     for (const auto& s : sections) {

@@ -173,6 +173,17 @@ public:
     /// Road `index` gets its own right sidewalk width; false when there is no such road.
     bool SetSidewalkRight(std::size_t index, double v) { return Override(index, RG_PROFILE_SIDEWALK_RIGHT, &RgProfile::sidewalk_right, v); }
 
+    /// Road `index` gets its own junction corner radius (a corner between two roads takes the
+    /// smaller of theirs); false when there is no such road.
+    bool SetCornerRadius(std::size_t index, double v) {
+        if (index >= splines_.size()) {
+            return false;
+        }
+        splines_[index].profile_mask |= RG_PROFILE_CORNER_RADIUS;
+        splines_[index].corner_radius = v;
+        return true;
+    }
+
     /// The splines, `Count()` of them (null when there are none). Valid until the next
     /// AddSpline / Set* call or the Input's destruction.
     const RgSpline* Splines() const { return splines_.empty() ? nullptr : splines_.data(); }
