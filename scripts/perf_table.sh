@@ -6,7 +6,8 @@
 # Builds the release roadgen, writes liege tiled 2x2 (scripts/tile_network.py) to target/perf/,
 # runs `roadgen bench --runs N` (default 5) on kotka, liege_center, liege and liege 2x2 under
 # `/usr/bin/time -v` (peak memory: "Maximum resident set size" of the whole bench process; apt
-# installs `time` when it is missing, else the JSON's peak_rss_mb is used), then liege and liege
+# installs `time` when it is missing, else the JSON's peak_rss_mb is used; "peak MB to network" is
+# the JSON's peak_rss_network_mb: parsing and one network, before meshes), then liege and liege
 # 2x2 with --threads 1 and with every core, and prints markdown tables. Raw JSON and time reports
 # stay in target/perf/.
 set -euo pipefail
@@ -86,15 +87,16 @@ names = ["kotka", "liege_center", "liege", "liege_2x2"]
 rows = {n: load(n, cores) for n in names}
 base = rows["liege"]
 print("| network | roads | junctions | pieces | blocks | triangles | parse_s | network_s | meshes_s | total_s "
-      "| geojson_s | glb_s | peak MB | roads / liege | total_s / liege |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+      "| geojson_s | glb_s | peak MB | peak MB to network | roads / liege | network_s / liege | total_s / liege |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for n in names:
     j = rows[n]
     peak = "n/a" if j["peak"] is None else f"{j['peak']:.0f}"
+    peak_net = "n/a" if j.get("peak_rss_network_mb") is None else f"{j['peak_rss_network_mb']:.0f}"
     print(f"| {n} | {j['roads']} | {j['junctions']} | {j['pieces']} | {j['blocks']} | {j['triangles']} "
           f"| {j['parse_s']:.3f} | {j['network_s']:.3f} | {j['meshes_s']:.3f} | {j['total_s']:.3f} "
-          f"| {j['geojson_s']:.3f} | {j['glb_s']:.3f} | {peak} | {j['roads'] / base['roads']:.2f} "
-          f"| {j['total_s'] / base['total_s']:.2f} |")
+          f"| {j['geojson_s']:.3f} | {j['glb_s']:.3f} | {peak} | {peak_net} | {j['roads'] / base['roads']:.2f} "
+          f"| {j['network_s'] / base['network_s']:.2f} | {j['total_s'] / base['total_s']:.2f} |")
 
 print(f"\nThreads (same commit): 1 against {cores}.\n")
 print("| network | threads | network_s | meshes_s | total_s | peak MB | speed-up of total_s | output digest | identical |")

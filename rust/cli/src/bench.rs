@@ -51,6 +51,8 @@ struct Counts {
     triangles: usize,
     geojson_bytes: usize,
     glb_bytes: usize,
+    /// Peak memory after parsing and the first network, before any mesh (MiB; Linux only).
+    peak_rss_network_mb: Option<f64>,
 }
 
 /// Runs `roadgen bench`; returns the JSON line for stdout.
@@ -106,6 +108,7 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         "glb_bytes": counts.glb_bytes,
         "output_digest": format!("{:016x}", runs[0].digest),
         "identical_runs": identical,
+        "peak_rss_network_mb": counts.peak_rss_network_mb,
         "peak_rss_mb": peak_rss_mb(),
     });
     Ok(report.to_string())
@@ -117,6 +120,8 @@ fn one_run(args: &Bench, loaded: &Loaded, counts: Option<&mut Counts>) -> Result
     let t = Instant::now();
     let net = build(&loaded.input, &settings).map_err(|e| args.input.engine_error(e))?;
     let network_s = t.elapsed().as_secs_f64();
+    // The peak so far: parsing and the network only (taken in the first run, before any mesh).
+    let peak_network = if counts.is_some() { peak_rss_mb() } else { None };
 
     let t = Instant::now();
     let mut meshes = MeshCollector::default();
@@ -145,6 +150,7 @@ fn one_run(args: &Bench, loaded: &Loaded, counts: Option<&mut Counts>) -> Result
             triangles: meshes.meshes.iter().map(|m| m.triangles.len()).sum(),
             geojson_bytes,
             glb_bytes: glb.len(),
+            peak_rss_network_mb: peak_network,
         };
     }
     let digest = fnv1a(digest, &glb);

@@ -38,6 +38,9 @@ fn bench_prints_positive_finite_stage_medians() {
     assert!(total >= j["network_s"].as_f64().unwrap().min(j["meshes_s"].as_f64().unwrap()));
     // Linux reports the peak memory; elsewhere it is null.
     assert!(j["peak_rss_mb"].is_null() || j["peak_rss_mb"].as_f64().unwrap() > 0.0, "{j}");
+    if let (Some(network), Some(all)) = (j["peak_rss_network_mb"].as_f64(), j["peak_rss_mb"].as_f64()) {
+        assert!(network > 0.0 && network <= all, "{j}");
+    }
     // Progress goes to stderr, one line per run and one for parsing.
     assert_eq!(stderr.lines().count(), 4, "{stderr}");
 }
