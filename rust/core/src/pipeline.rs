@@ -772,44 +772,61 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
     }
     net.junctions.par_iter_mut().for_each(|j| {
         let Some(cs) = corners.get(j.id.as_str()) else { return };
+        // Usually every snap keeps the outline valid: all of them at once, checked once.
+        let mut all = j.polygon.clone();
+        for &c in cs {
+            snap_corner(&mut all, c, snap);
+        }
+        if all == j.polygon {
+            return;
+        }
+        if crate::validate::check_polygon(&all).is_ok() {
+            j.polygon = all;
+            return;
+        }
+        // Else one by one, each kept only where the outline stays valid: a snap is never worth
+        // an invalid polygon.
         for &c in cs {
             let mut moved = j.polygon.clone();
-            // The nearest vertex within `snap` becomes the corner; else the corner goes into the
-            // nearest edge within `snap`.
-            let mut best_v: Option<(f64, usize, usize)> = None;
-            let mut best_e: Option<(f64, usize, usize)> = None;
-            for (ri, ring) in std::iter::once(&moved.exterior).chain(moved.holes.iter()).enumerate() {
-                let n = ring.len();
-                for i in 0..n {
-                    let d = ring[i].dist(c);
-                    if d <= snap && best_v.is_none_or(|b| d < b.0) {
-                        best_v = Some((d, ri, i));
-                    }
-                    let (_, de) = crate::geom::project_on_segment(c, ring[i], ring[(i + 1) % n]);
-                    if de <= snap && best_e.is_none_or(|b| de < b.0) {
-                        best_e = Some((de, ri, i));
-                    }
-                }
-            }
-            let (ri, i, replace) = match (best_v, best_e) {
-                (Some((_, ri, i)), _) => (ri, i, true),
-                (None, Some((_, ri, i))) => (ri, i, false),
-                (None, None) => continue,
-            };
-            let ring = if ri == 0 { Some(&mut moved.exterior) } else { moved.holes.get_mut(ri - 1) };
-            if let Some(ring) = ring {
-                if replace {
-                    ring[i] = c;
-                } else {
-                    ring.insert(i + 1, c);
-                }
-            }
-            // Only where the outline stays valid: a snap is never worth an invalid polygon.
+            snap_corner(&mut moved, c, snap);
             if moved != j.polygon && crate::validate::check_polygon(&moved).is_ok() {
                 j.polygon = moved;
             }
         }
     });
+}
+
+/// Makes `c` a vertex of `polygon`: the nearest vertex within `snap` becomes `c`; else `c` goes
+/// into the nearest edge within `snap`; else nothing changes.
+fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64) {
+    let mut best_v: Option<(f64, usize, usize)> = None;
+    let mut best_e: Option<(f64, usize, usize)> = None;
+    for (ri, ring) in std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate() {
+        let n = ring.len();
+        for i in 0..n {
+            let d = ring[i].dist(c);
+            if d <= snap && best_v.is_none_or(|b| d < b.0) {
+                best_v = Some((d, ri, i));
+            }
+            let (_, de) = crate::geom::project_on_segment(c, ring[i], ring[(i + 1) % n]);
+            if de <= snap && best_e.is_none_or(|b| de < b.0) {
+                best_e = Some((de, ri, i));
+            }
+        }
+    }
+    let (ri, i, replace) = match (best_v, best_e) {
+        (Some((_, ri, i)), _) => (ri, i, true),
+        (None, Some((_, ri, i))) => (ri, i, false),
+        (None, None) => return,
+    };
+    let ring = if ri == 0 { Some(&mut polygon.exterior) } else { polygon.holes.get_mut(ri - 1) };
+    if let Some(ring) = ring {
+        if replace {
+            ring[i] = c;
+        } else {
+            ring.insert(i + 1, c);
+        }
+    }
 }
 
 /// Makes `base` unique among the ids seen so far by appending `#2`, `#3`, ...
