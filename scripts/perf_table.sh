@@ -99,13 +99,24 @@ for n in names:
           f"| {j['network_s'] / base['network_s']:.2f} | {j['total_s'] / base['total_s']:.2f} |")
 
 print(f"\nThreads (same commit): 1 against {cores}.\n")
-print("| network | threads | network_s | meshes_s | total_s | peak MB | speed-up of total_s | output digest | identical |")
-print("|---|---:|---:|---:|---:|---:|---:|---|---|")
+def cpu(j, key):
+    return "n/a" if j.get(key) is None else f"{j[key]:.3f}"
+
+def busy(j, stage):
+    # Cores kept busy on average: CPU time over wall time (below `threads` when the machine is shared).
+    c = j.get(f"{stage}_cpu_s")
+    return "n/a" if c is None else f"{c / j[f'{stage}_s']:.2f}"
+
+print("| network | threads | network_s | network CPU s | cores busy | meshes_s | meshes CPU s | cores busy "
+      "| total_s | peak MB | speed-up of total_s | output digest | identical |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
 for n in ["liege", "liege_2x2"]:
     one, all_ = load(n, 1), rows[n]
     for j in (one, all_):
         peak = "n/a" if j["peak"] is None else f"{j['peak']:.0f}"
         same = "yes" if j["output_digest"] == one["output_digest"] and j["identical_runs"] else "NO"
-        print(f"| {n} | {j['threads']} | {j['network_s']:.3f} | {j['meshes_s']:.3f} | {j['total_s']:.3f} | {peak} "
+        print(f"| {n} | {j['threads']} | {j['network_s']:.3f} | {cpu(j, 'network_cpu_s')} | {busy(j, 'network')} "
+              f"| {j['meshes_s']:.3f} | {cpu(j, 'meshes_cpu_s')} | {busy(j, 'meshes')} | {j['total_s']:.3f} | {peak} "
               f"| {one['total_s'] / j['total_s']:.2f} | `{j['output_digest']}` | {same} |")
+print("\nLoad average when done: " + open("/proc/loadavg").read().split()[0] + f" (on {cores} cores).")
 PY

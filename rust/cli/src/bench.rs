@@ -38,6 +38,9 @@ struct Run {
     meshes_s: f64,
     geojson_s: f64,
     glb_s: f64,
+    /// CPU time of all threads during `build` and `build_meshes` (Linux only).
+    network_cpu_s: Option<f64>,
+    meshes_cpu_s: Option<f64>,
     digest: u64,
 }
 
@@ -87,6 +90,7 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         eprintln!("roadgen bench: warning: the outputs differ between runs");
     }
     let stage = |f: fn(&Run) -> f64| median(runs.iter().map(f).collect());
+    let cpu = |f: fn(&Run) -> Option<f64>| runs.iter().map(f).collect::<Option<Vec<f64>>>().map(median);
     let report = json!({
         "input": args.input.input.display().to_string(),
         "runs": args.runs,
@@ -98,6 +102,8 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         "geojson_s": stage(|r| r.geojson_s),
         "glb_s": stage(|r| r.glb_s),
         "total_s": stage(|r| r.network_s + r.meshes_s),
+        "network_cpu_s": cpu(|r| r.network_cpu_s),
+        "meshes_cpu_s": cpu(|r| r.meshes_cpu_s),
         "roads": loaded.input.roads.len(),
         "junctions": counts.junctions,
         "pieces": counts.pieces,
@@ -117,16 +123,18 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
 /// One timed run of every stage; fills `counts` when given.
 fn one_run(args: &Bench, loaded: &Loaded, counts: Option<&mut Counts>) -> Result<Run, String> {
     let settings = args.input.settings();
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_time_s());
     let net = build(&loaded.input, &settings).map_err(|e| args.input.engine_error(e))?;
     let network_s = t.elapsed().as_secs_f64();
+    let network_cpu_s = cpu_since(cpu);
     // The peak so far: parsing and the network only (taken in the first run, before any mesh).
     let peak_network = if counts.is_some() { peak_rss_mb() } else { None };
 
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_time_s());
     let mut meshes = MeshCollector::default();
     build_meshes(&net, &settings, &mut meshes);
     let meshes_s = t.elapsed().as_secs_f64();
+    let meshes_cpu_s = cpu_since(cpu);
 
     let t = Instant::now();
     let geojson = write_geojson(&net, &loaded.frame);
@@ -154,7 +162,7 @@ fn one_run(args: &Bench, loaded: &Loaded, counts: Option<&mut Counts>) -> Result
         };
     }
     let digest = fnv1a(digest, &glb);
-    Ok(Run { network_s, meshes_s, geojson_s, glb_s, digest })
+    Ok(Run { network_s, meshes_s, geojson_s, glb_s, network_cpu_s, meshes_cpu_s, digest })
 }
 
 /// The median (the mean of the two middle values for an even count); `values` is not empty.
@@ -189,6 +197,26 @@ fn peak_rss_mb() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()?;
     Some(kib / KIB_PER_MIB)
+}
+
+/// Nanoseconds per second, for `/proc/*/schedstat` (nanoseconds) to seconds.
+const NANOS_PER_S: f64 = 1e9;
+
+/// CPU time used so far by the process's live threads (the bench's worker pool lives through
+/// every run), in seconds, from the first field of `/proc/self/task/*/schedstat` (Linux);
+/// `None` where that is not available.
+fn cpu_time_s() -> Option<f64> {
+    let mut nanos = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        nanos += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(nanos as f64 / NANOS_PER_S)
+}
+
+/// CPU time since `start` (from [`cpu_time_s`]).
+fn cpu_since(start: Option<f64>) -> Option<f64> {
+    Some(cpu_time_s()? - start?)
 }
 
 #[cfg(test)]

@@ -38,6 +38,9 @@ fn bench_prints_positive_finite_stage_medians() {
     assert!(total >= j["network_s"].as_f64().unwrap().min(j["meshes_s"].as_f64().unwrap()));
     // Linux reports the peak memory; elsewhere it is null.
     assert!(j["peak_rss_mb"].is_null() || j["peak_rss_mb"].as_f64().unwrap() > 0.0, "{j}");
+    for key in ["network_cpu_s", "meshes_cpu_s"] {
+        assert!(j[key].is_null() || j[key].as_f64().unwrap() >= 0.0, "{key}: {j}");
+    }
     if let (Some(network), Some(all)) = (j["peak_rss_network_mb"].as_f64(), j["peak_rss_mb"].as_f64()) {
         assert!(network > 0.0 && network <= all, "{j}");
     }
