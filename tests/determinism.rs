@@ -4,8 +4,8 @@
 mod common;
 
 use common::{data, load};
-use roadgen::core::{build, Input, Network, Settings};
-use roadgen_formats::{read_file, write_geojson, ReadOptions};
+use roadgen::core::{build, build_meshes, Input, MeshCollector, Network, Settings};
+use roadgen_formats::{read_file, write_geojson, write_glb, Frame, GltfOptions, ReadOptions};
 
 fn geojson_with_threads(rel: &str, threads: usize) -> String {
     let loaded = read_file(&data(rel), &ReadOptions::default()).unwrap();
@@ -42,4 +42,107 @@ fn ids_do_not_depend_on_input_order() {
     let b = build(&reversed, &Settings::default()).unwrap();
     assert_eq!(ids(&a), ids(&b));
     assert_eq!(a.blocks.len(), b.blocks.len());
+}
+
+/// GeoJSON and glTF bytes of a file under `tests/data`, built inside a pool of `threads`.
+fn outputs_with_threads(rel: &str, threads: usize) -> (String, Vec<u8>) {
+    let loaded = read_file(&data(rel), &ReadOptions::default()).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| {
+        let settings = Settings::default();
+        let net = build(&loaded.input, &settings).unwrap();
+        let mut meshes = MeshCollector::default();
+        build_meshes(&net, &settings, &mut meshes);
+        let glb = write_glb(&meshes.meshes, &GltfOptions::default()).unwrap();
+        (write_geojson(&net, &loaded.frame), glb)
+    })
+}
+
+#[test]
+fn identical_bytes_across_runs() {
+    for rel in
+        ["golden/x.roads.json", "golden/hole.roads.json", "golden/spline_curves.roads.json", "osm/kotka.roads.json"]
+    {
+        let (geojson, glb) = outputs_with_threads(rel, 2);
+        let (geojson2, glb2) = outputs_with_threads(rel, 2);
+        assert!(geojson == geojson2, "{rel}: GeoJSON differs between runs");
+        assert!(glb == glb2, "{rel}: glTF differs between runs");
+        assert!(!glb.is_empty() && geojson.contains("\"kind\""), "{rel}: empty output");
+    }
+}
+
+#[test]
+fn identical_meshes_and_gltf_at_any_thread_count() {
+    for rel in ["osm/kotka.roads.json", "pcgdemo/CitySpline.json"] {
+        let one = outputs_with_threads(rel, 1);
+        let two = outputs_with_threads(rel, 2);
+        let four = outputs_with_threads(rel, 4);
+        assert!(one.0 == two.0 && two.0 == four.0, "{rel}: GeoJSON depends on the thread count");
+        assert!(one.1 == two.1 && two.1 == four.1, "{rel}: glTF depends on the thread count");
+    }
+}
+
+/// GeoJSON and glTF bytes of `input` listed as it is, reversed, and rotated by a third.
+fn bytes_in_three_orders(input: &Input) -> [(String, Vec<u8>); 3] {
+    let bytes = |input: &Input| {
+        let settings = Settings::default();
+        let net = build(input, &settings).unwrap();
+        let mut meshes = MeshCollector::default();
+        build_meshes(&net, &settings, &mut meshes);
+        (write_geojson(&net, &Frame::default()), write_glb(&meshes.meshes, &GltfOptions::default()).unwrap())
+    };
+    let mut reversed = input.clone();
+    reversed.roads.reverse();
+    let mut rotated = input.clone();
+    rotated.roads.rotate_left(input.roads.len() / 3);
+    [bytes(input), bytes(&reversed), bytes(&rotated)]
+}
+
+/// Golden cases whose outputs still depend on the input order (known failures, see
+/// docs/ROBUSTNESS.md and `known_order_dependent_golden_cases`).
+const ORDER_DEPENDENT: [&str; 3] = ["heights.roads.json", "layers.roads.json", "spline_curves.roads.json"];
+
+/// Golden cases in three orders whose outputs differ, among those `pick` selects.
+fn order_dependent(pick: impl Fn(&str) -> bool) -> Vec<String> {
+    let dir = data("golden");
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+    names.sort();
+    names.retain(|n| pick(n));
+    let mut differ = Vec::new();
+    for name in names {
+        let [a, b, c] = bytes_in_three_orders(&load(&format!("golden/{name}")));
+        if !(a.0 == b.0 && b.0 == c.0 && a.1 == b.1 && b.1 == c.1) {
+            differ.push(name);
+        }
+    }
+    differ
+}
+
+/// Every other golden case given in three orders gives the same GeoJSON and glTF, byte for
+/// byte (ids come from road ids and positions, never from the order).
+#[test]
+fn identical_bytes_in_any_input_order() {
+    let differ = order_dependent(|n| !ORDER_DEPENDENT.contains(&n));
+    assert!(differ.is_empty(), "outputs depend on the input order: {differ:?}");
+}
+
+/// Known failure: grade-separated crossings name the road that comes first in the input
+/// (heights, layers), and spline_curves differs too.
+#[test]
+#[ignore = "known failure: three golden cases depend on the input order"]
+fn known_order_dependent_golden_cases() {
+    let differ = order_dependent(|n| ORDER_DEPENDENT.contains(&n));
+    assert!(differ.is_empty(), "outputs depend on the input order: {differ:?}");
+}
+
+/// Known failure: kotka's GeoJSON is not byte-identical when its roads come in another order
+/// (same ids and counts, see `ids_do_not_depend_on_input_order`; coordinates differ in their
+/// last digits where polygon unions run in another order).
+#[test]
+#[ignore = "known failure: kotka's bytes depend on the input order"]
+fn kotka_identical_bytes_in_any_input_order() {
+    let [a, b, c] = bytes_in_three_orders(&load("osm/kotka.roads.json"));
+    assert!(a.0 == b.0 && b.0 == c.0, "GeoJSON depends on the input order");
+    assert!(a.1 == b.1 && b.1 == c.1, "glTF depends on the input order");
 }

@@ -109,3 +109,266 @@ fn degenerate_geometry_still_gives_a_valid_network() {
         build_checked(name, &Input { roads }, &Settings::default());
     }
 }
+
+// One test per row of the hostile-input table in docs/ROBUSTNESS.md.
+
+/// The `road_skipped` diagnostic of road `id`.
+fn skipped<'a>(net: &'a roadgen::core::Network, id: &str) -> &'a roadgen::core::Diagnostic {
+    net.diagnostics
+        .iter()
+        .find(|d| d.code == DiagnosticCode::RoadSkipped && d.road.as_deref() == Some(id))
+        .unwrap_or_else(|| panic!("no road_skipped for {id}: {:?}", net.diagnostics))
+}
+
+/// `bad` is left out with a message that names it (and contains `says`); the rest is built.
+fn skipped_saying(name: &str, bad: Road, says: &str) {
+    let mut roads = cross(0.0);
+    roads.push(bad);
+    let (net, _) = build_checked(name, &Input { roads }, &Settings::default());
+    let d = skipped(&net, "bad");
+    assert!(d.message.contains("road bad") && d.message.contains(says), "{name}: {}", d.message);
+    assert_eq!(net.junctions.len(), 1, "{name}");
+    assert_eq!(net.pieces.len(), 4, "{name}");
+}
+
+#[test]
+fn empty_input_gives_an_empty_network() {
+    let net = build(&Input::default(), &Settings::default()).unwrap();
+    assert_eq!(net, roadgen::core::Network::default());
+}
+
+#[test]
+fn road_with_one_point_is_skipped() {
+    skipped_saying("one point", pl("bad", 7.0, &[(5.0, 5.0)]), "at least 2 distinct points");
+}
+
+#[test]
+fn road_with_all_points_identical_is_skipped() {
+    skipped_saying("identical points", pl("bad", 7.0, &[(5.0, 5.0); 4]), "at least 2 distinct points");
+}
+
+#[test]
+fn consecutive_duplicate_points_are_merged() {
+    let clean =
+        vec![pl("a", 7.0, &[(-100.0, 0.0), (0.0, 0.0), (100.0, 0.0)]), pl("b", 7.0, &[(0.0, -100.0), (0.0, 100.0)])];
+    let repeated = vec![
+        pl("a", 7.0, &[(-100.0, 0.0), (-100.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (100.0, 0.0)]),
+        pl("b", 7.0, &[(0.0, -100.0), (0.0, 100.0), (0.0, 100.0)]),
+    ];
+    let (a, _) = build_checked("clean", &Input { roads: clean }, &Settings::default());
+    let (b, _) = build_checked("repeated points", &Input { roads: repeated }, &Settings::default());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn non_finite_coordinates_are_skipped_naming_the_point() {
+    for (name, v) in [("NaN", f64::NAN), ("+inf", f64::INFINITY), ("-inf", f64::NEG_INFINITY)] {
+        skipped_saying(
+            name,
+            pl("bad", 7.0, &[(0.0, 10.0), (10.0, 10.0), (20.0, v)]),
+            "point 2: coordinate is not finite",
+        );
+    }
+}
+
+#[test]
+fn non_finite_widths_are_skipped() {
+    for w in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        skipped_saying(&format!("width {w}"), pl("bad", w, &[(0.0, 10.0), (10.0, 10.0)]), "width");
+    }
+}
+
+#[test]
+fn zero_and_negative_widths_are_skipped() {
+    for w in [0.0, -0.0, -3.0] {
+        skipped_saying(&format!("width {w}"), pl("bad", w, &[(0.0, 10.0), (10.0, 10.0)]), "is not a positive number");
+    }
+}
+
+/// A width beyond `max_coordinate` is left out; a huge one below it (100 km) is built.
+#[test]
+fn enormous_widths() {
+    skipped_saying("width 1e12", pl("bad", 1e12, &[(0.0, 10.0), (10.0, 10.0)]), "is not a positive number up to");
+    let roads = vec![pl("a", 1e5, &[(0.0, 0.0), (100.0, 0.0)]), pl("b", 7.0, &[(50.0, -50.0), (50.0, 50.0)])];
+    let (net, _) = build_checked("width 1e5", &Input { roads }, &Settings::default());
+    assert!(!net.diagnostics.iter().any(|d| d.code == DiagnosticCode::RoadSkipped));
+    let wide =
+        net.pieces.iter().any(|p| p.road == "a") || net.junctions.iter().any(|j| j.roads.iter().any(|r| r == "a"));
+    assert!(wide, "the 100 km wide road is lost: {net:?}");
+}
+
+/// At 1e7 m from the origin a crossing is built as it is at the origin.
+#[test]
+fn coordinates_of_1e7_m() {
+    let (here, _) = build_checked("at the origin", &Input { roads: cross(0.0) }, &Settings::default());
+    let (far, _) = build_checked("at 1e7 m", &Input { roads: cross(1e7) }, &Settings::default());
+    assert_eq!((far.junctions.len(), far.pieces.len(), far.blocks.len()), (1, 4, 0));
+    let area = |n: &roadgen::core::Network| roadgen::core::validate::polygon_area(&n.junctions[0].polygon);
+    assert!((area(&here) - area(&far)).abs() < 1e-3 * area(&here), "{} m² vs {} m²", area(&here), area(&far));
+    assert!(far.junctions[0].polygon.exterior.iter().all(|p| (p.x - 1e7).abs() < 100.0 && (p.y - 1e7).abs() < 100.0));
+}
+
+/// Two identical roads across a third: one junction where they cross it, both roads there,
+/// every invariant holds (the two copies share one carriageway, see docs/ROBUSTNESS.md).
+#[test]
+fn two_identical_roads_on_top_of_each_other() {
+    let roads = vec![
+        pl("a", 7.0, &[(-100.0, 0.0), (100.0, 0.0)]),
+        pl("b", 7.0, &[(-100.0, 0.0), (100.0, 0.0)]),
+        pl("c", 7.0, &[(0.0, -100.0), (0.0, 100.0)]),
+    ];
+    let (net, _) = build_checked("identical roads", &Input { roads }, &Settings::default());
+    let met: std::collections::BTreeSet<&str> =
+        net.junctions.iter().flat_map(|j| j.roads.iter().map(|r| r.as_str())).collect();
+    assert!(["a", "b", "c"].iter().all(|r| met.contains(r)), "{met:?}");
+    assert!(!net.diagnostics.iter().any(|d| d.code == DiagnosticCode::RoadSkipped));
+}
+
+/// A road that runs along half of another: every invariant holds, both roads are kept.
+#[test]
+fn road_overlapping_another_along_part_of_its_length() {
+    let roads = vec![pl("a", 7.0, &[(-100.0, 0.0), (100.0, 0.0)]), pl("b", 7.0, &[(0.0, 0.0), (200.0, 0.0)])];
+    let (net, _) = build_checked("partial overlap", &Input { roads }, &Settings::default());
+    for r in ["a", "b"] {
+        assert!(net.junctions.iter().any(|j| j.roads.iter().any(|x| x == r)), "{r} meets no junction");
+    }
+}
+
+/// A zigzag crossed by its own last leg 39 times: its crossings are closer together than their
+/// setbacks, so they merge into junctions of road `a` (`junctions_merged`); all valid.
+#[test]
+fn road_crossing_itself_many_times() {
+    let mut pts: Vec<(f64, f64)> = (0..40).map(|i| (i as f64 * 10.0, if i % 2 == 0 { 0.0 } else { 60.0 })).collect();
+    pts.extend([(400.0, 30.0), (-10.0, 30.0)]);
+    let (net, _) = build_checked("self crossings", &Input { roads: vec![pl("a", 3.0, &pts)] }, &Settings::default());
+    assert!(!net.junctions.is_empty());
+    assert!(net.junctions.iter().all(|j| j.roads == ["a"]));
+    assert!(net
+        .diagnostics
+        .iter()
+        .any(|d| d.code == DiagnosticCode::JunctionsMerged && d.road.as_deref() == Some("a")));
+}
+
+/// Given zero-length tangents (a curve with a stop at each point) and a cusp (tangents that
+/// turn the curve back on itself) are curves like any other: the road is built.
+#[test]
+fn spline_with_a_zero_length_tangent_or_a_cusp() {
+    use roadgen::core::{PointKind, SplinePoint};
+    let zero = Point3::new(0.0, 0.0, 0.0);
+    let sp = |x: f64, y: f64, t: Option<Point3>| SplinePoint {
+        location: Point3::new(x, y, 0.0),
+        arrive_tangent: t,
+        leave_tangent: t,
+        kind: PointKind::CurveCustomTangent,
+    };
+    let spline = |id: &str, pts: Vec<SplinePoint>| Road { geometry: RoadGeometry::Spline(pts), ..pl(id, 7.0, &[]) };
+    // Cusp: a cubic whose control polygon crosses itself (tangents pointing across each other).
+    let cusp = Point3::new(300.0, 0.0, 0.0);
+    let roads = vec![
+        spline("zero", vec![sp(-100.0, 20.0, Some(zero)), sp(0.0, 40.0, Some(zero)), sp(100.0, 20.0, Some(zero))]),
+        spline(
+            "cusp",
+            vec![
+                SplinePoint { leave_tangent: Some(cusp), ..sp(-50.0, -100.0, None) },
+                SplinePoint { arrive_tangent: Some(cusp), ..sp(50.0, -100.0, None) },
+            ],
+        ),
+        pl("c", 7.0, &[(0.0, -200.0), (0.0, 100.0)]),
+    ];
+    let (net, _) = build_checked("zero tangent and cusp", &Input { roads }, &Settings::default());
+    assert!(!net.diagnostics.iter().any(|d| d.code == DiagnosticCode::RoadSkipped), "{:?}", net.diagnostics);
+    for r in ["zero", "cusp"] {
+        assert!(net.pieces.iter().any(|p| p.road == r), "{r} gives no piece");
+    }
+}
+
+/// A closed loop of three points: one ring-shaped piece with no junction, the triangle inside
+/// it one block.
+#[test]
+fn closed_loop_of_three_points() {
+    let roads = vec![Road { closed: true, ..pl("a", 7.0, &[(0.0, 0.0), (60.0, 0.0), (30.0, 40.0)]) }];
+    let (net, _) = build_checked("triangle loop", &Input { roads }, &Settings::default());
+    assert_eq!((net.junctions.len(), net.pieces.len(), net.blocks.len()), (0, 1, 1));
+    assert_eq!(net.pieces[0].polygon.holes.len(), 1);
+}
+
+/// 100,000 short roads (a 1 km square of 5 m segments, each its own road, in rows that touch
+/// end to end) are built, and every invariant holds, in a few seconds in release mode.
+#[test]
+fn hundred_thousand_short_roads() {
+    const SIDE: usize = 250;
+    const STEP: f64 = 5.0;
+    let mut roads = Vec::with_capacity(2 * SIDE * (SIDE - 1) + 1);
+    for i in 0..SIDE {
+        for j in 0..SIDE - 1 {
+            let (a, b) = (i as f64 * 4.0 * STEP, j as f64 * STEP);
+            roads.push(pl(&format!("h{i}_{j}"), 1.0, &[(b, a), (b + STEP, a)]));
+            roads.push(pl(&format!("v{i}_{j}"), 1.0, &[(a + 2.0 * STEP, b), (a + 2.0 * STEP, b + STEP)]));
+        }
+    }
+    roads.truncate(100_000);
+    assert_eq!(roads.len(), 100_000);
+    let start = std::time::Instant::now();
+    let (net, _) = build_checked("100,000 roads", &Input { roads }, &Settings::default());
+    println!("100,000 roads: {:.2} s (two builds and the checks)", start.elapsed().as_secs_f64());
+    assert!(!net.diagnostics.iter().any(|d| d.code == DiagnosticCode::RoadSkipped));
+    // Every road is a piece or lies inside a junction (a 5 m road between two end-to-end
+    // junctions is shorter than their setbacks).
+    let mut kept: std::collections::BTreeSet<&str> = net.pieces.iter().map(|p| p.road.as_str()).collect();
+    kept.extend(net.junctions.iter().flat_map(|j| j.roads.iter().map(|r| r.as_str())));
+    assert_eq!(kept.len(), 100_000, "a road was lost");
+}
+
+/// The reader's error for `text` (as file `f.json`): one line naming the file.
+fn read_error(text: &str) -> String {
+    let opts = roadgen_formats::ReadOptions::default();
+    match roadgen_formats::read_str(text, "f.json", &opts) {
+        Ok(l) => panic!("read {text:?} as {} roads", l.input.roads.len()),
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(msg.starts_with("f.json: ") && !msg.contains('\n'), "{msg}");
+            msg
+        }
+    }
+}
+
+#[test]
+fn malformed_json_is_an_error_naming_line_and_column() {
+    let msg = read_error("{\"roads\": [\n  {\"id\": \"a\", \"points\": [[0, 0], [1, 1]]},,\n]}");
+    assert!(msg.contains("line 2 column"), "{msg}");
+}
+
+#[test]
+fn wrong_types_are_an_error_naming_road_and_point() {
+    let msg = read_error(r#"{"roads": [{"id": "a", "points": [[0, 0], [1, "x"]]}]}"#);
+    assert!(msg.contains("road a, point 1"), "{msg}");
+    let msg = read_error(r#"{"roads": [{"id": "a", "width": "wide", "points": [[0, 0], [1, 1]]}]}"#);
+    assert!(msg.contains("road a") && msg.contains("width"), "{msg}");
+    let msg = read_error(r#"{"roads": {"id": "a"}}"#);
+    assert!(msg.contains("roads"), "{msg}");
+}
+
+#[test]
+fn truncated_files_are_an_error() {
+    let full = std::fs::read_to_string(common::data("golden/x.roads.json")).unwrap();
+    for cut in [0, 1, full.len() / 3, full.len() / 2, full.len() - 2] {
+        let msg = read_error(&full[..cut]);
+        assert!(msg.contains("line") || msg.contains("empty"), "cut at {cut}: {msg}");
+    }
+}
+
+/// Fuzzing regression (`pipeline` target): a sidewalk so wide (1e300 m) that the lot inset
+/// went beyond the coordinate range of the polygon library, which panicked. The band covers
+/// the whole block: the block has no lot.
+#[test]
+fn fuzz_huge_sidewalk_gives_no_lot() {
+    let profile = roadgen::core::ProfileOverride {
+        sidewalk_left: Some(1e300),
+        sidewalk_right: Some(1e300),
+        ..Default::default()
+    };
+    let roads = vec![Road { closed: true, profile, ..pl("a", 7.0, &[(0.0, 0.0), (60.0, 0.0), (30.0, 40.0)]) }];
+    let (net, _) = build_checked("huge sidewalk", &Input { roads }, &Settings::default());
+    assert_eq!(net.blocks.len(), 1);
+    assert!(net.blocks[0].lots.is_empty());
+}

@@ -267,12 +267,15 @@ proptest! {
         check_all("jittered grid", &input);
     }
 
-    /// Also: no arm is lost, every road of the star meets the others in a junction.
+    /// Also: no arm is lost, every road of the star (of two or more) meets the others in a
+    /// junction.
     #[test]
     fn stars_at_tiny_angles_hold_every_invariant(input in star()) {
         let net = check_all("star", &input);
         let met: std::collections::BTreeSet<&String> = net.junctions.iter().flat_map(|j| j.roads.iter()).collect();
-        prop_assert_eq!(met.len(), input.roads.len(), "a road was lost from the junction");
+        // (One arm alone is a road with two dead ends, no junction.)
+        let expected = if input.roads.len() >= 2 { input.roads.len() } else { 0 };
+        prop_assert_eq!(met.len(), expected, "a road was lost from the junction");
     }
 
     #[test]
@@ -431,7 +434,10 @@ proptest! {
 // the core (see docs/ROBUSTNESS.md, "Known failures"); run them with
 // `cargo test --release --test properties -- --ignored`.
 
-fn roads(list: &[(&str, f64, bool, &[(f64, f64)])]) -> Input {
+/// A road as (id, width, closed, points).
+type RoadSpec<'a> = (&'a str, f64, bool, &'a [(f64, f64)]);
+
+fn roads(list: &[RoadSpec]) -> Input {
     Input { roads: list.iter().map(|&(id, w, closed, pts)| polyline(id.into(), w, pts, closed)).collect() }
 }
 
@@ -552,7 +558,7 @@ fn known_failure_spline_mouth_not_stitched() {
 #[ignore = "known failure: identical roads make the junction depend on the input order"]
 fn known_failure_identical_arms_depend_on_input_order() {
     let same: &[(f64, f64)] = &[(0.0, 0.0), (80.0, 0.0)];
-    let list: Vec<(&str, f64, bool, &[(f64, f64)])> = vec![
+    let list: Vec<RoadSpec> = vec![
         ("a0", 4.0, false, same),
         ("a1", 4.0, false, same),
         ("a2", 4.0, false, &[(0.0, 0.0), (79.99951261262323, 0.27925211321789856)]),

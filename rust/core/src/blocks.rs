@@ -40,6 +40,15 @@ fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
     if !(band > 0.0) {
         return vec![block.clone()];
     }
+    // An inset by half the block's narrower extent or more is empty (no inscribed circle is
+    // wider than the bounding box); the polygon library would also refuse (panic on) an
+    // inset beyond its coordinate range.
+    let (lo, hi) = block.exterior.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
+        ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)])
+    });
+    if !(2.0 * band < (hi[0] - lo[0]).min(hi[1] - lo[1])) {
+        return Vec::new();
+    }
     // The inset of a very large or very thin block can graze its outline by a rounding step;
     // such lots would leave no room for the band, so the inset is taken again a tolerance
     // deeper, a few times at most, and given up (the whole block is band) if it still does.

@@ -34,6 +34,7 @@ fn road(i: usize, pts: Vec<(f64, f64)>, closed: bool) -> Option<RoadLine> {
             closed,
             has_height: false,
             profile: crate::Profile::default(),
+            corner_radius: Settings::default().corner_radius,
             line,
             lo: 0.0,
             hi,
