@@ -4,12 +4,12 @@
 #   scripts/perf_table.sh [--runs N]
 #
 # Builds the release roadgen, writes liege tiled 2x2 (scripts/tile_network.py) to target/perf/,
-# runs `roadgen bench --runs N` (default 5) on kotka, liege_center, liege and liege 2x2 under
-# `/usr/bin/time -v` (peak memory: "Maximum resident set size" of the whole bench process; apt
-# installs `time` when it is missing, else the JSON's peak_rss_mb is used; "peak MB to network" is
-# the JSON's peak_rss_network_mb: parsing and one network, before meshes), then liege and liege
-# 2x2 with --threads 1 and with every core, and prints markdown tables. Raw JSON and time reports
-# stay in target/perf/.
+# runs `roadgen bench --runs N` (default 5) on kotka, liege_center, liege and liege 2x2, and
+# `roadgen bench --runs 1` under `/usr/bin/time -v` for the peak memory of one pass ("Maximum
+# resident set size"; apt installs `time` when it is missing, else the JSON's peak_rss_mb is
+# used; "peak MB to network" is the JSON's peak_rss_network_mb: parsing and one network, before
+# meshes), then liege and liege 2x2 with --threads 1 and with every core, and prints markdown
+# tables. Raw JSON and time reports stay in target/perf/.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -36,16 +36,20 @@ cargo build --release -q -p roadgen-cli
 python3 scripts/tile_network.py tests/data/osm/liege.roads.json "$out/liege_2x2.roads.json"
 
 cores=$(nproc)
-# bench NAME INPUT THREADS: writes $out/NAME.t$THREADS.json (and .time).
+# bench NAME INPUT THREADS: the medians of $runs runs in $out/NAME.tTHREADS.json; then one run
+# (--runs 1) for the peak memory of one pass, in $out/NAME.tTHREADS.mem.json (and .mem.time).
+# Memory is taken from its own single run because a process that repeats the pipeline keeps
+# growing its heap (freed memory is not all reused), so a --runs 5 peak overstates one pass.
 bench() {
     local name="$1" input="$2" threads="$3"
-    local json="$out/$name.t$threads.json" timef="$out/$name.t$threads.time"
-    echo "perf_table: $name, $threads threads, $runs runs" >&2
+    local json="$out/$name.t$threads.json" mem="$out/$name.t$threads.mem"
+    echo "perf_table: $name, $threads threads, $runs runs, then 1 run for memory" >&2
+    "$roadgen" bench "$input" --runs "$runs" --threads "$threads" > "$json" 2> /dev/null
+    rm -f "$mem.time"
     if [ -x /usr/bin/time ]; then
-        /usr/bin/time -v -o "$timef" "$roadgen" bench "$input" --runs "$runs" --threads "$threads" > "$json" 2> /dev/null
+        /usr/bin/time -v -o "$mem.time" "$roadgen" bench "$input" --runs 1 --threads "$threads" > "$mem.json" 2> /dev/null
     else
-        rm -f "$timef"
-        "$roadgen" bench "$input" --runs "$runs" --threads "$threads" > "$json" 2> /dev/null
+        "$roadgen" bench "$input" --runs 1 --threads "$threads" > "$mem.json" 2> /dev/null
     fi
 }
 
@@ -69,15 +73,16 @@ out, cores = os.environ["PERF_OUT"], int(os.environ["PERF_CORES"])
 def load(name, threads):
     with open(f"{out}/{name}.t{threads}.json") as f:
         j = json.load(f)
-    peak = j.get("peak_rss_mb")
+    with open(f"{out}/{name}.t{threads}.mem.json") as f:
+        m = json.load(f)
+    j["peak"], j["peak_rss_network_mb"] = m.get("peak_rss_mb"), m.get("peak_rss_network_mb")
     try:
-        with open(f"{out}/{name}.t{threads}.time") as f:
-            m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", f.read())
-        if m:
-            peak = int(m.group(1)) / 1024
+        with open(f"{out}/{name}.t{threads}.mem.time") as f:
+            found = re.search(r"Maximum resident set size \(kbytes\): (\d+)", f.read())
+        if found:
+            j["peak"] = int(found.group(1)) / 1024
     except FileNotFoundError:
         pass
-    j["peak"] = peak
     return j
 
 print(f"Measured {datetime.date.today()} at commit {os.environ['PERF_COMMIT']}, {cores} cores "
