@@ -23,8 +23,10 @@ use crate::geom::{orient, ring_area, segment_hit, simplify_ring, SegHit};
 use crate::overlay::{contour, shape, Contour};
 use crate::triangulate::MIN_TRIANGLE_AREA;
 use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon};
+use crate::validate::point_in_ring;
 use crate::validate::polygon_area;
 use crate::Settings;
+use i_overlay::float::overlay::OverlayOptions;
 use i_overlay::mesh::float::outline::offset::OutlineOffset;
 use i_overlay::mesh::float::style::{LineJoin, OutlineStyle};
 
@@ -32,49 +34,67 @@ fn to_ring(c: &[[f64; 2]]) -> Vec<Point> {
     c.iter().map(|p| Point::new(p[0], p[1])).collect()
 }
 
-/// The lots of a block: the block inset by its sidewalk band (`band` metres wide, measured from
-/// the curb line), parts smaller than the minimum block area left out. Where the inset turns
-/// around a corner of the block that points into it, it is bevelled: a mitre there can reach
-/// right back to the block's outline.
-fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
-    if !(band > 0.0) {
-        return vec![block.clone()];
-    }
-    // An inset by half the block's narrower extent or more is empty (no inscribed circle is
-    // wider than the bounding box); the polygon library would also refuse (panic on) an
-    // inset beyond its coordinate range.
+/// The band of a block leaves room for lots: an inset by half the block's narrower extent or
+/// more is empty (no inscribed circle is wider than the bounding box), and the polygon library
+/// would refuse an inset beyond its coordinate range.
+fn band_fits(block: &Polygon, band: f64) -> bool {
     let (lo, hi) = block.exterior.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
         ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)])
     });
-    if !(2.0 * band < (hi[0] - lo[0]).min(hi[1] - lo[1])) {
-        return Vec::new();
-    }
-    // The inset of a very large or very thin block can graze its outline by a rounding step;
-    // such lots would leave no room for the band, so the inset is taken again a tolerance
-    // deeper, a few times at most, and given up (the whole block is band) if it still does.
-    let edges: Vec<GeomWithData<RLine<[f64; 2]>, ()>> = (0..block.exterior.len())
-        .map(|i| {
-            let (a, b) = (block.exterior[i], block.exterior[(i + 1) % block.exterior.len()]);
-            GeomWithData::new(RLine::new([a.x, a.y], [b.x, b.y]), ())
-        })
-        .collect();
-    let tree = RTree::bulk_load(edges);
-    // A lot edge that meets the block's outer ring (exact test) grazes it.
-    let grazes = |lots: &[Polygon]| {
-        lots.iter().flat_map(|l| std::iter::once(&l.exterior).chain(l.holes.iter())).any(|r| {
-            (0..r.len()).any(|i| {
-                let (a, b) = (r[i], r[(i + 1) % r.len()]);
-                let env = rstar::AABB::from_corners([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)]);
-                tree.locate_in_envelope_intersecting(env).any(|e| {
-                    let (p, q) = (e.geom().from, e.geom().to);
-                    segment_hit(a, b, Point::new(p[0], p[1]), Point::new(q[0], q[1])) != SegHit::None
-                })
-            })
-        })
+    2.0 * band < (hi[0] - lo[0]).min(hi[1] - lo[1])
+}
+
+/// A lot edge meets the block's outer ring (exact test): the inset grazes the block.
+fn grazes(block: &Polygon, lots: &[Polygon]) -> bool {
+    let ring = &block.exterior;
+    let edge = |i: usize| (ring[i], ring[(i + 1) % ring.len()]);
+    let lot_edges = || {
+        lots.iter()
+            .flat_map(|l| std::iter::once(&l.exterior).chain(l.holes.iter()))
+            .flat_map(|r| (0..r.len()).map(move |i| (r[i], r[(i + 1) % r.len()])))
     };
+    let hit = |(a, b): (Point, Point), (p, q): (Point, Point)| segment_hit(a, b, p, q) != SegHit::None;
+    if ring.len() <= crate::validate::BRUTE_FORCE_LIMIT {
+        let boxes: Vec<_> = (0..ring.len()).map(|i| seg_box(edge(i))).collect();
+        return lot_edges().any(|e| {
+            let eb = seg_box(e);
+            (0..ring.len()).any(|i| boxes_meet(eb, boxes[i]) && hit(e, edge(i)))
+        });
+    }
+    let tree = RTree::bulk_load(
+        (0..ring.len())
+            .map(|i| {
+                let (a, b) = edge(i);
+                GeomWithData::new(RLine::new([a.x, a.y], [b.x, b.y]), i)
+            })
+            .collect(),
+    );
+    lot_edges().any(|e| {
+        let (lo, hi) = seg_box(e);
+        tree.locate_in_envelope_intersecting(rstar::AABB::from_corners(lo, hi)).any(|t| hit(e, edge(t.data)))
+    })
+}
+
+/// The bounding box of a segment, as (lowest, highest) corners.
+fn seg_box((a, b): (Point, Point)) -> ([f64; 2], [f64; 2]) {
+    ([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)])
+}
+
+fn boxes_meet(a: ([f64; 2], [f64; 2]), b: ([f64; 2], [f64; 2])) -> bool {
+    a.0[0] <= b.1[0] && b.0[0] <= a.1[0] && a.0[1] <= b.1[1] && b.0[1] <= a.1[1]
+}
+
+/// The lots of one block, inset on its own: the band first, then (when the inset of a very large
+/// or very thin block grazes its outline by a rounding step, which would leave no room for the
+/// band) a tolerance deeper each time, a few times at most; given up (the whole block is band)
+/// if it still grazes. No lots either when the polygon library refuses the block.
+fn lots_alone(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
     for attempt in 0..LOT_RETRIES {
-        let lots = inset(block, band + attempt as f64 * settings.tolerance, settings);
-        if !grazes(&lots) {
+        let Some(mut lots) = inset(&[block], band + attempt as f64 * settings.tolerance, settings) else {
+            return Vec::new();
+        };
+        let lots = lots.pop().unwrap_or_default();
+        if !grazes(block, &lots) {
             return lots;
         }
     }
@@ -84,38 +104,90 @@ fn lots_of(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
 /// How many times a lot inset that grazes its block is taken again, a tolerance deeper.
 const LOT_RETRIES: usize = 4;
 
-/// The block inset by `band`, cleaned, parts below the minimum block area left out, in a
-/// deterministic order.
-fn inset(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
-    let style = OutlineStyle::new(-band).line_join(LineJoin::Bevel);
-    let shapes = shape(block).outline(&style);
-    let mut lots: Vec<Polygon> = shapes
-        .into_iter()
-        .map(|sh| {
-            let mut rings = sh.into_iter().map(|c| to_ring(&c));
-            let exterior = rings.next().unwrap_or_default();
-            Polygon { exterior, holes: rings.collect() }
-        })
-        .map(|mut p| {
-            simplify_polygon(&mut p);
-            p
-        })
-        .filter(|p| p.exterior.len() >= 3 && polygon_area(p) >= settings.min_block_area)
-        .collect();
-    lots.sort_by(|a, b| {
-        let ka = a
-            .exterior
-            .iter()
-            .map(|p| (p.x, p.y))
-            .fold((f64::INFINITY, f64::INFINITY), |m, q| if q < m { q } else { m });
-        let kb = b
-            .exterior
-            .iter()
-            .map(|p| (p.x, p.y))
-            .fold((f64::INFINITY, f64::INFINITY), |m, q| if q < m { q } else { m });
-        ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+/// The lots of every block: each block inset by its sidewalk band (`curb_width + sidewalk`,
+/// measured from the curb line), parts smaller than the minimum block area left out. Where the
+/// inset turns around a corner of the block that points into it, it is bevelled: a mitre there
+/// can reach right back to the block's outline. Each block is inset on its own, on the finest
+/// grid its own extent allows: insetting many blocks in one call puts them on a coarser grid,
+/// on which curved lot outlines leave slivers that the platform meshes cannot close.
+fn fill_lots(blocks: &mut [Block], settings: &Settings) {
+    blocks.par_iter_mut().for_each(|b| {
+        let band = b.profile.curb_width + b.profile.sidewalk_left;
+        b.lots = if !(band > 0.0) {
+            vec![b.polygon.clone()]
+        } else if band_fits(&b.polygon, band) {
+            lots_alone(&b.polygon, band, settings)
+        } else {
+            Vec::new()
+        };
     });
-    lots
+}
+
+/// The blocks `polys` (disjoint) inset by `band` together, on the block grid; the lots of each
+/// block, cleaned, parts below the minimum block area left out, in a deterministic order. `None`
+/// when the polygon library refuses the input (coordinates beyond its range) or a lot cannot be
+/// told which block it belongs to.
+fn inset(polys: &[&Polygon], band: f64, settings: &Settings) -> Option<Vec<Vec<Polygon>>> {
+    let style = OutlineStyle::new(-band).line_join(LineJoin::Bevel);
+    let shapes: Vec<Vec<Contour>> = polys.iter().map(|p| shape(p)).collect();
+    let boxes: Vec<([f64; 2], [f64; 2])> = polys
+        .iter()
+        .map(|p| {
+            p.exterior.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), q| {
+                ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)])
+            })
+        })
+        .collect();
+    // The finest power-of-two grid on which the inset fits 32-bit coordinates with room to spare
+    // (what the library would choose itself, but through its call that reports errors).
+    let (lo, hi) = boxes.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), b| {
+        ([lo[0].min(b.0[0]), lo[1].min(b.0[1])], [hi[0].max(b.1[0]), hi[1].max(b.1[1])])
+    });
+    let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]) + 4.0 * band;
+    if !(extent.is_finite() && extent > 0.0) {
+        return None;
+    }
+    let scale = (LOT_GRID_SPAN / extent).log2().floor().exp2();
+    let out = shapes.outline_custom_fixed_scale(&style, OverlayOptions::default(), scale).ok()?;
+    let mut lots: Vec<Vec<Polygon>> = vec![Vec::new(); polys.len()];
+    for sh in out {
+        let mut rings = sh.into_iter().map(|c| to_ring(&c));
+        let exterior = rings.next().unwrap_or_default();
+        let mut lot = Polygon { exterior, holes: rings.collect() };
+        simplify_polygon(&mut lot);
+        if lot.exterior.len() < 3 || polygon_area(&lot) < settings.min_block_area {
+            continue;
+        }
+        // A lot lies a band deep inside its own block: any of its vertices tells which.
+        let q = lot.exterior[0];
+        let owner = (0..polys.len()).find(|&b| {
+            let (lo, hi) = boxes[b];
+            let p = polys[b];
+            q.x >= lo[0]
+                && q.x <= hi[0]
+                && q.y >= lo[1]
+                && q.y <= hi[1]
+                && point_in_ring(q, &p.exterior)
+                && !p.holes.iter().any(|h| point_in_ring(q, h))
+        })?;
+        lots[owner].push(lot);
+    }
+    for l in &mut lots {
+        l.sort_by(|a, b| {
+            let (ka, kb) = (lowest(&a.exterior), lowest(&b.exterior));
+            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+    }
+    Some(lots)
+}
+
+/// Integer span of a lot inset's grid: the inset's extent maps to at most this many grid steps
+/// (2^29, a quarter of the 32-bit range, leaving room for the library's intermediate values).
+const LOT_GRID_SPAN: f64 = (1u64 << 29) as f64;
+
+/// The lowest-left point of a ring, as `(x, y)`.
+fn lowest(ring: &[Point]) -> (f64, f64) {
+    ring.iter().map(|p| (p.x, p.y)).fold((f64::INFINITY, f64::INFINITY), |m, q| if q < m { q } else { m })
 }
 
 /// Drops vertices that would only give the block's meshes slivers (see `simplify_ring`).
@@ -228,8 +300,7 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
                 None => format!("b/@{:.2},{:.2}", corner.x, corner.y),
             };
             simplify_polygon(&mut polygon);
-            let lots = lots_of(&polygon, profile.curb_width + profile.sidewalk_left, settings);
-            (base, corner, Block { id: String::new(), polygon, area, profile, lots })
+            (base, corner, Block { id: String::new(), polygon, area, profile, lots: Vec::new() })
         })
         .collect();
     // Deterministic ids whatever order the overlay returned the shapes in.
@@ -244,5 +315,6 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
         })
         .collect();
     blocks.sort_by(|a, b| a.id.cmp(&b.id));
+    fill_lots(&mut blocks, settings);
     blocks
 }
