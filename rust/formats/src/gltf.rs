@@ -56,7 +56,7 @@ const MAX_GLB_BYTES: u64 = u32::MAX as u64;
 const MAX_U16_VERTICES: usize = 65_535;
 
 /// Linear base colour (RGBA) of each slot's material.
-const fn base_color(slot: MaterialSlot) -> [f64; 4] {
+pub(crate) const fn base_color(slot: MaterialSlot) -> [f64; 4] {
     match slot {
         MaterialSlot::Carriageway => [0.09, 0.09, 0.10, 1.0],
         MaterialSlot::Curb => [0.62, 0.62, 0.62, 1.0],
@@ -237,7 +237,7 @@ fn pad(bytes: &mut Vec<u8>, fill: u8) {
 
 /// The core's frame (z up) to glTF's (y up): (x, y, z) → (x, z, −y). The only place the axes are
 /// converted. Adding 0 turns −0 into 0.
-fn to_y_up(p: Point3) -> [f64; 3] {
+pub(crate) fn to_y_up(p: Point3) -> [f64; 3] {
     [p.x + 0.0, p.z + 0.0, -p.y + 0.0]
 }
 
