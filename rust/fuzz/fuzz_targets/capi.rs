@@ -231,9 +231,12 @@ fn last_error(handle: RgHandle, u: &mut Unstructured) -> Result<(usize, String)>
     let r = unsafe { rg_last_error(handle, buf.as_mut_ptr().cast::<c_char>(), capacity, &mut again) };
     assert_eq!(again, needed, "the needed size changed between two reads");
     if capacity > 0 {
-        let nul = buf.iter().position(|&b| b == 0).expect("NUL-terminated");
-        assert_eq!(r == RgResult::BufferTooSmall, nul + 1 < needed, "BufferTooSmall exactly when cut");
-        return Ok((needed, String::from_utf8_lossy(&buf[..nul]).into_owned()));
+        // Cut exactly when the buffer is smaller than the message and its NUL; the copy always
+        // ends with a NUL (the message itself may hold one when an id did).
+        let end = capacity.min(needed) - 1;
+        assert_eq!(buf[end], 0, "not NUL-terminated at {end}");
+        assert_eq!(r == RgResult::BufferTooSmall, capacity < needed, "BufferTooSmall exactly when cut");
+        return Ok((needed, String::from_utf8_lossy(&buf[..end]).into_owned()));
     }
     Ok((needed, String::new()))
 }
