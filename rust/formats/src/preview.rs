@@ -2,8 +2,9 @@
 //!
 //! The picture is fitted to the bounding box of everything drawn (block, road and junction
 //! polygons and diagnostic positions) plus a margin, keeping the aspect ratio. Layers, bottom
-//! to top: a light background, blocks (each filled with a soft colour chosen from a palette by
-//! hashing its id, holes left open), road pieces in mid grey, junction surfaces in a darker
+//! to top: a light background, blocks (their sidewalk band in a light warm grey, their lots
+//! each filled with a soft colour chosen from a palette by hashing the block's id, holes left
+//! open), road pieces in mid grey, junction surfaces in a darker
 //! grey, thin outlines (block edges and curbs), and diagnostics as red circled markers. A small
 //! legend box in the bottom-left corner holds a scale bar of a round length (labelled with a
 //! tiny built-in digit font) and swatches of the block, road, junction and diagnostic styles.
@@ -111,6 +112,8 @@ pub fn render_preview(network: &Network, opts: &PreviewOptions) -> Result<Vec<u8
 const BACKGROUND: [u8; 3] = [0xF5, 0xF3, 0xEE];
 /// Road pieces.
 const ROAD: [u8; 3] = [0xA6, 0xA6, 0xA8];
+/// The sidewalk band of blocks (curb tops and sidewalks, between the curb line and the lots).
+const SIDEWALK: [u8; 3] = [0xDE, 0xDA, 0xD2];
 /// Junction surfaces.
 const JUNCTION: [u8; 3] = [0x86, 0x88, 0x92];
 /// Curb lines around roads and junctions.
@@ -396,11 +399,16 @@ fn outline(pixmap: &mut Pixmap, path: &Path, color: Color, width: f32) {
 }
 
 fn draw_network(pixmap: &mut Pixmap, network: &Network, view: &View) {
-    // Blocks.
+    // Blocks: the sidewalk band, then the lots in the block's colour.
     let blocks: Vec<(Path, [u8; 3])> =
         network.blocks.iter().filter_map(|b| polygon_path(&b.polygon, view).map(|p| (p, block_rgb(&b.id)))).collect();
-    for (path, rgb) in &blocks {
-        fill(pixmap, path, color_of(*rgb));
+    for (path, _) in &blocks {
+        fill(pixmap, path, color_of(SIDEWALK));
+    }
+    for b in &network.blocks {
+        for lot in b.lots.iter().filter_map(|l| polygon_path(l, view)) {
+            fill(pixmap, &lot, color_of(block_rgb(&b.id)));
+        }
     }
 
     // Road pieces; thin ones also as a 1 px line along their outline.
@@ -659,7 +667,7 @@ mod tests {
                 polygon: rect(0.0, 10.0, 100.0, 100.0),
                 area: 9000.0,
                 profile: Default::default(),
-                lots: vec![],
+                lots: vec![rect(3.0, 13.0, 97.0, 97.0)],
             }],
             pieces: vec![RoadPiece {
                 id: "r1".into(),
@@ -690,6 +698,8 @@ mod tests {
         // 200 px for 100 m: 2 px per metre; (x, y) m → (24 + 2x, 24 + 2(100 - y)) px.
         let png = render_preview(&network(), &opts).expect("renders");
         assert_eq!(pixel(&png, 124, 104), block_rgb("b1"));
+        // The sidewalk band between the curb line (y = 10 m) and the lot (y = 13 m).
+        assert_eq!(pixel(&png, 124, 201), SIDEWALK);
         assert_eq!(pixel(&png, 124, 214), ROAD);
         assert_eq!(pixel(&png, 34, 214), JUNCTION);
     }
@@ -703,6 +713,7 @@ mod tests {
             Point::new(60.0, 60.0),
             Point::new(60.0, 40.0),
         ]);
+        net.blocks[0].lots.clear();
         let opts = PreviewOptions { max_size_px: 248, margin_px: 24 };
         let png = render_preview(&net, &opts).expect("renders");
         assert_eq!(pixel(&png, 124, 124), BACKGROUND);
