@@ -1,5 +1,5 @@
-//! Same input, same output, byte for byte, at any thread count; ids do not depend on the order
-//! of the input roads.
+//! Same input, same output, byte for byte, at any thread count and in any order of the input
+//! roads.
 
 mod common;
 
@@ -98,17 +98,12 @@ fn bytes_in_three_orders(input: &Input) -> [(String, Vec<u8>); 3] {
     [bytes(input), bytes(&reversed), bytes(&rotated)]
 }
 
-/// Golden cases whose outputs still depend on the input order (known failures, see
-/// docs/ROBUSTNESS.md and `known_order_dependent_golden_cases`).
-const ORDER_DEPENDENT: [&str; 3] = ["heights.roads.json", "layers.roads.json", "spline_curves.roads.json"];
-
-/// Golden cases in three orders whose outputs differ, among those `pick` selects.
-fn order_dependent(pick: impl Fn(&str) -> bool) -> Vec<String> {
+/// Golden cases in three orders whose outputs differ.
+fn order_dependent() -> Vec<String> {
     let dir = data("golden");
     let mut names: Vec<String> =
         std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
     names.sort();
-    names.retain(|n| pick(n));
     let mut differ = Vec::new();
     for name in names {
         let [a, b, c] = bytes_in_three_orders(&load(&format!("golden/{name}")));
@@ -119,28 +114,20 @@ fn order_dependent(pick: impl Fn(&str) -> bool) -> Vec<String> {
     differ
 }
 
-/// Every other golden case given in three orders gives the same GeoJSON and glTF, byte for
-/// byte (ids come from road ids and positions, never from the order).
+/// Every golden case given in three orders gives the same GeoJSON and glTF, byte for byte:
+/// roads are numbered by id before anything else, so no tie can be broken by the input order
+/// (`grade_separated` and `junction_fallback` used to name whichever road came first: heights,
+/// layers, spline_curves).
 #[test]
 fn identical_bytes_in_any_input_order() {
-    let differ = order_dependent(|n| !ORDER_DEPENDENT.contains(&n));
+    let differ = order_dependent();
     assert!(differ.is_empty(), "outputs depend on the input order: {differ:?}");
 }
 
-/// Known failure: grade-separated crossings name the road that comes first in the input
-/// (heights, layers), and spline_curves differs too.
+/// kotka's GeoJSON and glTF, byte for byte, in three orders (a merged junction's buried mouths
+/// used to be unburied in input order, so one road piece started 0.2 m further in one order
+/// than in another, and a `junctions_merged` named another road).
 #[test]
-#[ignore = "known failure: three golden cases depend on the input order"]
-fn known_order_dependent_golden_cases() {
-    let differ = order_dependent(|n| ORDER_DEPENDENT.contains(&n));
-    assert!(differ.is_empty(), "outputs depend on the input order: {differ:?}");
-}
-
-/// Known failure: kotka's GeoJSON is not byte-identical when its roads come in another order
-/// (same ids and counts, see `ids_do_not_depend_on_input_order`; coordinates differ in their
-/// last digits where polygon unions run in another order).
-#[test]
-#[ignore = "known failure: kotka's bytes depend on the input order"]
 fn kotka_identical_bytes_in_any_input_order() {
     let [a, b, c] = bytes_in_three_orders(&load("osm/kotka.roads.json"));
     assert!(a.0 == b.0 && b.0 == c.0, "GeoJSON depends on the input order");

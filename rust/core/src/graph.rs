@@ -192,11 +192,16 @@ fn find_crossings(
         if c.a == c.b && c.sa == c.sb {
             continue;
         }
-        let (ra, rb) = (&roads[c.a], &roads[c.b]);
-        let shared_end = is_end(ra, c.sa) || is_end(rb, c.sb);
+        // The smaller id first, so that a diagnostic names the same road in any input order.
+        let ((ra, sa), (rb, sb)) = if roads[c.a].id <= roads[c.b].id {
+            ((&roads[c.a], c.sa), (&roads[c.b], c.sb))
+        } else {
+            ((&roads[c.b], c.sb), (&roads[c.a], c.sa))
+        };
+        let shared_end = is_end(ra, sa) || is_end(rb, sb);
         if !shared_end {
             let layered = ra.layer != rb.layer;
-            let dz = (height_at(ra, c.sa) - height_at(rb, c.sb)).abs();
+            let dz = (height_at(ra, sa) - height_at(rb, sb)).abs();
             let high = ra.has_height && rb.has_height && dz > settings.clearance;
             if layered || high {
                 diags.push(Diagnostic {

@@ -250,7 +250,8 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>]
     diags.push(Diagnostic {
         code: DiagnosticCode::JunctionFallback,
         position: center,
-        road: arms.first().map(|a| a.road.clone()),
+        // The smallest road id, whatever the order of the arms.
+        road: arms.iter().map(|a| &a.road).min().cloned(),
         message: format!("junction of {} arms: curbs overlap, outline built from the union of its arms", n),
     });
     JunctionOut { setbacks: setback, polygon, diags }

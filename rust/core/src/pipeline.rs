@@ -144,6 +144,11 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
             hi: len,
         });
     }
+    // Canonical order: every later tie (crossing points computed along the first road of a
+    // pair, node and edge numbering, union-find roots, arm order at equal angles, the order of
+    // polygons handed to the booleans) is broken by road index, so the index must come from
+    // the id, never from where the road stood in the input. Ids are unique by now.
+    roads.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(roads)
 }
 
