@@ -248,7 +248,22 @@ fn joint(line: &Line, i: usize, half: f64, side: Side) -> Point {
     // `inner_vertices` gives the joint of every vertex strictly inside the range.
     let lo = if i > 0 { line.cum[i - 1] } else { s };
     let hi = line.cum.get(i + 1).copied().unwrap_or(s);
-    crate::curb::inner_vertices(line, 0.5 * (lo + s), 0.5 * (s + hi), half, side, &mut pts);
+    let (s0, s1) = (0.5 * (lo + s), 0.5 * (s + hi));
+    let n = line.pts.len();
+    if line.length().is_finite() {
+        // Arc lengths never decrease, so the interior vertices strictly inside (s0, s1) are one
+        // run `j0..j1`: hand `inner_vertices` only that run and its two neighbours (all of
+        // whose interior vertices it then takes), not the whole line, which made a piece's
+        // mesh quadratic in its vertex count (found by fuzzing: a 30,000 km spline).
+        let j0 = line.cum.partition_point(|&c| c <= s0).max(1);
+        let j1 = line.cum.partition_point(|&c| c < s1).min(n.saturating_sub(1));
+        if j0 < j1 {
+            let run = Line::new(line.pts[j0 - 1..=j1].to_vec());
+            crate::curb::inner_vertices(&run, f64::NEG_INFINITY, f64::INFINITY, half, side, &mut pts);
+        }
+    } else {
+        crate::curb::inner_vertices(line, s0, s1, half, side, &mut pts);
+    }
     match pts.len() {
         0 => offset_at(line, s, half, side),
         1 => pts[0],
