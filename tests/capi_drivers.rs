@@ -245,8 +245,8 @@ fn the_drivers_build_with_warnings_as_errors() {
 }
 
 #[test]
-fn a_count_without_its_array_is_invalid_argument() {
-    // splines / points / id null with a count > 0: RgResult documents RgResult_InvalidArgument.
+fn a_count_without_its_array_is_a_null_argument() {
+    // splines / points / id null with a count > 0: RgResult documents RgResult_NullArgument.
     run_driver(&drivers().c, "driver.c", "null_arrays");
     run_driver(&drivers().cpp, "driver.cpp", "null_arrays");
 }

@@ -5,7 +5,8 @@
 //! Mirroring turns a counter-clockwise triangle into a clockwise one, which is exactly what a
 //! left-handed host expects of a triangle that faces the same way, so triangle indices pass
 //! through unchanged. Polygon rings are reversed so that an outer ring keeps a positive
-//! shoelace area in the caller's coordinates.
+//! shoelace area in the caller's coordinates. "Left" and "right" of a road (its sidewalks) are
+//! physical sides and need nothing: the mirror maps a left-handed caller's left onto the core's.
 
 use roadgen_core::{Point, Point3};
 
@@ -97,15 +98,6 @@ impl Frame {
         }
         out
     }
-
-    /// A "left" or "right" of the caller in the core's frame: mirroring swaps the sides.
-    pub(crate) fn sides_in(self, left: Option<f64>, right: Option<f64>) -> (Option<f64>, Option<f64>) {
-        if self.mirror {
-            (right, left)
-        } else {
-            (left, right)
-        }
-    }
 }
 
 #[cfg(test)]
@@ -124,7 +116,6 @@ mod tests {
         assert_eq!(p, Point3::new(1.0, -2.5, -0.3));
         assert_eq!(f.point_out(p), RgVec3 { x: 100.0, y: 250.0, z: -30.0 });
         assert_eq!(f.area_out(2.0), 20_000.0);
-        assert_eq!(f.sides_in(Some(1.0), None), (None, Some(1.0)));
     }
 
     #[test]

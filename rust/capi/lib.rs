@@ -247,7 +247,6 @@ fn convert_settings(s: &RgSettings) -> Result<(Settings, Frame), Failure> {
     let f = Frame::new(s.units, s.frame).ok_or_else(|| {
         Failure::new(RgResult::InvalidArgument, format!("settings: unknown units {} or frame {}", s.units, s.frame))
     })?;
-    let (left, right) = f.sides_in(Some(s.profile.sidewalk_left), Some(s.profile.sidewalk_right));
     let settings = Settings {
         tolerance: f.length_in(s.tolerance),
         snap_distance: f.length_in(s.snap_distance),
@@ -259,8 +258,8 @@ fn convert_settings(s: &RgSettings) -> Result<(Settings, Frame), Failure> {
         profile: Profile {
             curb_height: f.length_in(s.profile.curb_height),
             curb_width: f.length_in(s.profile.curb_width),
-            sidewalk_left: left.map_or(0.0, |v| f.length_in(v)),
-            sidewalk_right: right.map_or(0.0, |v| f.length_in(v)),
+            sidewalk_left: f.length_in(s.profile.sidewalk_left),
+            sidewalk_right: f.length_in(s.profile.sidewalk_right),
         },
         strict: s.strict != 0,
     };
@@ -314,10 +313,6 @@ fn convert_spline(index: usize, s: &RgSpline, f: Frame) -> Result<Road, Failure>
         });
     }
     let pick = |bit: u32, v: f64| (s.profile_mask & bit != 0).then(|| f.length_in(v));
-    let (sidewalk_left, sidewalk_right) = f.sides_in(
-        pick(RG_PROFILE_SIDEWALK_LEFT, s.profile.sidewalk_left),
-        pick(RG_PROFILE_SIDEWALK_RIGHT, s.profile.sidewalk_right),
-    );
     Ok(Road {
         id,
         width: f.length_in(s.width),
@@ -328,8 +323,8 @@ fn convert_spline(index: usize, s: &RgSpline, f: Frame) -> Result<Road, Failure>
         profile: ProfileOverride {
             curb_height: pick(RG_PROFILE_CURB_HEIGHT, s.profile.curb_height),
             curb_width: pick(RG_PROFILE_CURB_WIDTH, s.profile.curb_width),
-            sidewalk_left,
-            sidewalk_right,
+            sidewalk_left: pick(RG_PROFILE_SIDEWALK_LEFT, s.profile.sidewalk_left),
+            sidewalk_right: pick(RG_PROFILE_SIDEWALK_RIGHT, s.profile.sidewalk_right),
             corner_radius: pick(RG_PROFILE_CORNER_RADIUS, s.corner_radius),
         },
     })

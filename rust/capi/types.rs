@@ -47,10 +47,11 @@ pub const RG_PROFILE_CORNER_RADIUS: u32 = 16;
 pub enum RgResult {
     /// Success.
     Ok = 0,
-    /// A required pointer was null.
+    /// A required pointer was null: an output pointer, the settings, or an array whose count is
+    /// not 0.
     NullArgument = 1,
-    /// An argument is out of range or inconsistent (a count without its array, an unknown
-    /// code, a setting that is not finite).
+    /// An argument is out of range or inconsistent (an unknown code, a setting that is not
+    /// finite, a misaligned pointer, a count too large for memory).
     InvalidArgument = 2,
     /// The handle is not (or no longer) a live handle: never created, or already freed.
     InvalidHandle = 3,

@@ -782,21 +782,21 @@ static void section_errors(void) {
     CHECK(rg_network_free(h) == RgResult_Ok, "free");
 }
 
-/* A count without its array is InvalidArgument (RgResult's documentation: "An argument is out of
- * range or inconsistent (a count without its array, ...)"; NullArgument is "A required pointer
- * was null", and these pointers may be null when their count is 0). */
+/* A count without its array is NullArgument (RgResult's documentation: "A required pointer was
+ * null: an output pointer, the settings, or an array whose count is not 0"; these pointers may be
+ * null when their count is 0). */
 static void section_null_arrays(void) {
     RgSettings s = settings_for(RG_UNITS_METRES, RG_FRAME_RIGHT_HANDED_Z_UP);
     RgHandle h = 0;
     REQUIRE(rg_network_new(&h) == RgResult_Ok, "new");
     OneRoad road;
-    expect_failure(h, NULL, 3, &s, RgResult_InvalidArgument, "splines", "splines NULL with a count");
+    expect_failure(h, NULL, 3, &s, RgResult_NullArgument, "splines", "splines NULL with a count");
     one_road(&road, "nopoints");
     road.spline.points = NULL;
-    expect_failure(h, &road.spline, 1, &s, RgResult_InvalidArgument, "points", "points NULL with a count");
+    expect_failure(h, &road.spline, 1, &s, RgResult_NullArgument, "points", "points NULL with a count");
     one_road(&road, "noid");
     road.spline.id = NULL;
-    expect_failure(h, &road.spline, 1, &s, RgResult_InvalidArgument, "id", "id NULL with a length");
+    expect_failure(h, &road.spline, 1, &s, RgResult_NullArgument, "id", "id NULL with a length");
     CHECK(rg_network_free(h) == RgResult_Ok, "free");
 }
 

@@ -500,20 +500,20 @@ void SectionErrors() {
     CHECK(s.code == RgResult_InvalidArgument && Contains(s.message, "typed"), "point type: %s", s.message.c_str());
 }
 
-// A count without its array is InvalidArgument, as RgResult documents it ("a count without its
-// array"); NullArgument is for a required pointer.
+// A count without its array is NullArgument, as RgResult documents it ("an array whose count is
+// not 0"); such pointers may be null when their count is 0.
 void SectionNullArrays() {
     Network net;
     const RgSettings settings = roadgen::Settings(RG_UNITS_CENTIMETRES, RG_FRAME_LEFT_HANDED_Z_UP);
     Input good;
     good.AddSpline("good", {roadgen::Point(0, 0, 0), roadgen::Point(10000, 0, 0)}, 700);
     Status s = net.Generate(nullptr, 2, settings);
-    CHECK(s.code == RgResult_InvalidArgument && !s.message.empty(), "splines NULL with count 2: %s %s",
+    CHECK(s.code == RgResult_NullArgument && !s.message.empty(), "splines NULL with count 2: %s %s",
           roadgen::ResultName(s.code), s.message.c_str());
     RgSpline raw = good.Splines()[0];
     raw.points = nullptr;
     s = net.Generate(&raw, 1, settings);
-    CHECK(s.code == RgResult_InvalidArgument && Contains(s.message, "points"), "points NULL with count 2: %s %s",
+    CHECK(s.code == RgResult_NullArgument && Contains(s.message, "points"), "points NULL with count 2: %s %s",
           roadgen::ResultName(s.code), s.message.c_str());
 }
 

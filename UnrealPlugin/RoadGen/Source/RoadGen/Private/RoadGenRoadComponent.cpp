@@ -32,6 +32,8 @@ bool URoadGenRoadComponent::MakeRoadInput(FRoadGenRoad& OutRoad) const
 	Road.Layer = Layer;
 	Road.bClosedLoop = Spline->IsClosedLoop();
 	Road.Profile = Profile;
+	Road.bOverrideCornerRadius = bOverrideCornerRadius;
+	Road.CornerRadius = CornerRadiusOverride;
 	// UE_API_NOTES B.1: world-space locations and tangents (tangents per unit of input key) and
 	// the point type, read through the accessors (never SplineCurves directly).
 	const int32 NumPoints = Spline->GetNumberOfSplinePoints();

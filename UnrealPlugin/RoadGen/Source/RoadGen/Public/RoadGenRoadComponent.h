@@ -35,8 +35,8 @@ public:
 	bool bOverrideCornerRadius = false;
 
 	/**
-	 * Corner radius for junction corners on this road (cm). NOT USED YET: the C ABI has no per-road
-	 * corner radius; the network's corner radius applies to every corner.
+	 * Corner radius for the junction corners beside this road (cm); a corner between two roads
+	 * takes the smaller of their radii. Unset: the network's corner radius.
 	 */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "RoadGen", meta = (EditCondition = "bOverrideCornerRadius", ClampMin = "0", Units = "cm"))
 	double CornerRadiusOverride = 0.0;

@@ -114,6 +114,13 @@ public:
 
 	UPROPERTY()
 	FRoadGenProfileOverride Profile;
+
+	/** This road's own junction corner radius (cm), when bOverrideCornerRadius is set. */
+	UPROPERTY()
+	bool bOverrideCornerRadius = false;
+
+	UPROPERTY()
+	double CornerRadius = 0.0;
 };
 
 /**

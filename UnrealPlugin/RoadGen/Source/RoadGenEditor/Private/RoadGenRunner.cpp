@@ -188,6 +188,10 @@ FRoadGenResult RoadGen::Run(const TArray<FRoadGenRoad>& Roads, const FRoadGenNet
 		}
 		const size_t Index = Input.AddSpline(ToUtf8(Road.Id), std::move(Points), Road.Width, Road.Layer, Road.bClosedLoop);
 		ApplyProfile(Input, Index, Road.Profile);
+		if (Road.bOverrideCornerRadius)
+		{
+			Input.SetCornerRadius(Index, Road.CornerRadius);
+		}
 	}
 
 	roadgen::Network Network;

@@ -128,12 +128,13 @@ typedef enum RgResult {
    */
   RgResult_Ok = 0,
   /**
-   * A required pointer was null.
+   * A required pointer was null: an output pointer, the settings, or an array whose count is
+   * not 0.
    */
   RgResult_NullArgument = 1,
   /**
-   * An argument is out of range or inconsistent (a count without its array, an unknown
-   * code, a setting that is not finite).
+   * An argument is out of range or inconsistent (an unknown code, a setting that is not
+   * finite, a misaligned pointer, a count too large for memory).
    */
   RgResult_InvalidArgument = 2,
   /**
