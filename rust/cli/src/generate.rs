@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use roadgen_core::{build, build_meshes, MeshCollector};
-use roadgen_formats::{render_preview, write_geojson, write_glb, GltfOptions, PreviewOptions};
+use roadgen_formats::{render_preview, write_geojson, write_glb, write_obj, GltfOptions, PreviewOptions};
 
 use crate::options::InputArgs;
 
@@ -20,6 +20,15 @@ pub(crate) struct Generate {
     /// Longer side of the preview picture (pixels).
     #[arg(long, default_value_t = PreviewOptions::default().max_size_px)]
     preview_size: u32,
+    /// Also write the meshes as Wavefront OBJ (`network.obj` with `network.mtl`; metres, y up).
+    #[arg(long)]
+    obj: bool,
+}
+
+/// Writes `bytes` to `dir/name`, or says which file could not be written.
+fn write_file(dir: &std::path::Path, name: &str, bytes: impl AsRef<[u8]>) -> Result<(), String> {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {}", path.display(), e))
 }
 
 /// Runs `roadgen generate`; returns the one-line summary.
@@ -45,8 +54,12 @@ pub(crate) fn generate(args: &Generate) -> Result<String, String> {
     let triangles: usize = meshes.meshes.iter().map(|m| m.triangles.len()).sum();
     let glb =
         write_glb(&meshes.meshes, &GltfOptions::default()).map_err(|e| format!("cannot write the meshes: {e}"))?;
-    let gp = args.out.join("network.glb");
-    std::fs::write(&gp, glb).map_err(|e| format!("cannot write {}: {}", gp.display(), e))?;
+    write_file(&args.out, "network.glb", glb)?;
+    if args.obj {
+        let files = write_obj(&meshes.meshes, "network.mtl");
+        write_file(&args.out, "network.obj", files.obj)?;
+        write_file(&args.out, "network.mtl", files.mtl)?;
+    }
     Ok(format!(
         "{} roads, {} junctions, {} road pieces, {} blocks, {} diagnostics, {} triangles in {:.3} s (network {:.3} s, meshes {:.3} s) -> {}",
         loaded.input.roads.len(),

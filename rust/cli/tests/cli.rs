@@ -107,3 +107,35 @@ fn a_bad_road_does_not_stop_the_rest() {
     assert_eq!(junctions, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn obj_option_writes_obj_and_mtl() {
+    let out = scratch("obj");
+    let input = data("golden/x.roads.json");
+    let o = roadgen(&["generate".as_ref(), input.as_os_str(), "--out".as_ref(), out.as_os_str(), "--obj".as_ref()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let obj = std::fs::read_to_string(out.join("network.obj")).unwrap();
+    let mtl = std::fs::read_to_string(out.join("network.mtl")).unwrap();
+    assert!(obj.lines().any(|l| l == "mtllib network.mtl"), "no mtllib line");
+    // One object per junction, road piece and block of the GeoJSON (all of them have meshes).
+    let gj: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("network.geojson")).unwrap()).unwrap();
+    let features = gj["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| ["junction", "road", "block"].contains(&f["properties"]["kind"].as_str().unwrap()))
+        .count();
+    assert_eq!(obj.lines().filter(|l| l.starts_with("o ")).count(), features);
+    let vertices = obj.lines().filter(|l| l.starts_with("v ")).count();
+    for face in obj.lines().filter(|l| l.starts_with("f ")) {
+        for corner in face.split_whitespace().skip(1) {
+            let i: usize = corner.split('/').next().unwrap().parse().unwrap();
+            assert!(i >= 1 && i <= vertices, "{face}");
+        }
+    }
+    for used in obj.lines().filter_map(|l| l.strip_prefix("usemtl ")) {
+        assert!(mtl.contains(&format!("newmtl {used}\n")), "material {used} is not defined");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
