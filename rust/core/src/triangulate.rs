@@ -3,7 +3,8 @@
 //!
 //! ## How
 //! 1. Every ring vertex is inserted into a [`spade::ConstrainedDelaunayTriangulation`]; identical
-//!    points become one vertex.
+//!    points become one vertex. In ring order, or, above [`BULK_LOAD_MIN_VERTICES`], by spade's
+//!    bulk load (ring order is quadratic on long thin polygons).
 //! 2. Every ring edge is added as a constraint, in ring order (exterior first, then the holes).
 //!    Zero-length edges are skipped, and so is an edge that would cross a constraint already
 //!    added (only possible for rings that are not simple): spade's `try_add_constraint` refuses
@@ -157,19 +158,53 @@ fn refined(cdt: &Cdt, input_vertices: usize) -> Cdt {
     kept
 }
 
+/// Polygons with more vertices than this (over all rings) have their vertices bulk loaded
+/// (spade's `bulk_load`, which orders the insertions itself) instead of inserted one by one in
+/// ring order. Ring order is the worst order for incremental Delaunay insertion on long thin
+/// shapes (a block beside a road of thousands of kilometres, found by fuzzing): every new vertex
+/// flips edges back to the start, quadratic in the vertex count (16,000 vertices: 5 s; 32,000:
+/// 16 s). Below it nothing changes: the constrained triangulation is the same up to the choice
+/// among co-circular points, but its triangle order (the mesh's) follows the insertion order.
+/// The largest surface of the test networks (all of Liège: a block's sidewalk band, about
+/// 3,500 vertices with its lots' outlines as holes) has fewer than half as many.
+pub const BULK_LOAD_MIN_VERTICES: usize = 8192;
+
 /// Inserts the rings' vertices and edges. `None` if spade refuses a vertex (not expected after
 /// the coordinate check, but handled).
 fn build_cdt(rings: &[&[Point]]) -> Option<Cdt> {
-    let mut cdt = Cdt::new();
+    let position = |p: &Point| Vertex(Point2::new(p.x, p.y));
+    let total: usize = rings.iter().map(|r| r.len()).sum();
     let mut handles: Vec<Vec<spade::handles::FixedVertexHandle>> = Vec::with_capacity(rings.len());
-    for ring in rings {
-        let mut hs = Vec::with_capacity(ring.len());
-        for p in ring.iter() {
-            // An identical point lands on the existing vertex and gets its handle.
-            hs.push(cdt.insert(Vertex(Point2::new(p.x, p.y))).ok()?);
+    let mut cdt = if total > BULK_LOAD_MIN_VERTICES {
+        let mut cdt = Cdt::bulk_load(rings.iter().flat_map(|r| r.iter().map(position)).collect()).ok()?;
+        for ring in rings {
+            let mut hs = Vec::with_capacity(ring.len());
+            for p in ring.iter() {
+                // Identical points are one vertex, found where the bulk load put it (spade
+                // keeps every distinct point); a miss would only be a rounding surprise, so
+                // insert it then (an insertion finds an existing vertex too).
+                let at = Point2::new(p.x, p.y);
+                let h = match cdt.locate_vertex(at) {
+                    Some(v) => v.fix(),
+                    None => cdt.insert(position(p)).ok()?,
+                };
+                hs.push(h);
+            }
+            handles.push(hs);
         }
-        handles.push(hs);
-    }
+        cdt
+    } else {
+        let mut cdt = Cdt::new();
+        for ring in rings {
+            let mut hs = Vec::with_capacity(ring.len());
+            for p in ring.iter() {
+                // An identical point lands on the existing vertex and gets its handle.
+                hs.push(cdt.insert(position(p)).ok()?);
+            }
+            handles.push(hs);
+        }
+        cdt
+    };
     for hs in &handles {
         if hs.len() < 2 {
             continue;

@@ -1,9 +1,10 @@
 //! Reproducer of slow `pipeline` artifacts (not a fuzz target: a plain binary).
 //!
-//! `cargo run --release --bin slow_repro -- [--wait SECONDS] FILE...` decodes each file
+//! `cargo run --release --bin slow_repro -- [--wait SECONDS] [--debug] FILE...` decodes each file
 //! exactly as the `pipeline` target does (`decode::input`), prints the decoded input compactly
 //! (roads, points, coordinate ranges, widths, settings), then times `build` and `build_meshes`
-//! separately in a worker thread. When a stage is still running after `--wait` seconds
+//! separately in a worker thread (`--debug`: the whole decoded input as Rust `Debug`, for a
+//! regression test). When a stage is still running after `--wait` seconds
 //! (default [`DEFAULT_WAIT`]) the file is reported as still running and the next file is not
 //! attempted (the worker cannot be stopped; the process exits).
 
@@ -90,9 +91,12 @@ fn timed<T: Send + 'static>(wait: Duration, f: impl FnOnce() -> T + Send + 'stat
 fn main() {
     let mut wait = Duration::from_secs(DEFAULT_WAIT);
     let mut files = Vec::new();
+    let mut debug = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        if a == "--wait" {
+        if a == "--debug" {
+            debug = true;
+        } else if a == "--wait" {
             wait = Duration::from_secs(args.next().and_then(|s| s.parse().ok()).expect("--wait SECONDS"));
         } else {
             files.push(a);
@@ -107,6 +111,9 @@ fn main() {
             continue;
         };
         print!("{}", summary(&input, &settings));
+        if debug {
+            println!("{settings:?}\n{:?}", input.roads);
+        }
         let Some((net, t)) = timed(wait, move || build(&input, &settings)) else {
             println!("build: still running after {wait:?}");
             std::process::exit(2);
