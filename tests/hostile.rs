@@ -372,3 +372,94 @@ fn fuzz_huge_sidewalk_gives_no_lot() {
     assert_eq!(net.blocks.len(), 1);
     assert!(net.blocks[0].lots.is_empty());
 }
+
+/// Fuzzing regression (`pipeline` target, `timeout-3e3959b7…` and 4 more): a road of thousands
+/// of kilometres flattened at the default tolerance has tens of thousands of vertices. Two
+/// stages were quadratic in them: a road piece's mesh looked for each vertex's joint by
+/// scanning the whole centerline (`mesh::joint`), and the triangulation inserted a block's
+/// vertices in ring order, the worst order for a long thin polygon (`triangulate`, now bulk
+/// loaded above `BULK_LOAD_MIN_VERTICES`). A closed road of 16,384 vertices (a circle of
+/// 1,000 km) exercises both: its ring piece and the block inside it. Counts only: each mesh
+/// stays proportional to the outline.
+#[test]
+fn fuzz_long_closed_road_meshes_in_bounded_work() {
+    use roadgen::core::{build_meshes, FeatureKind, MeshCollector};
+    const N: usize = 16_384;
+    const RADIUS: f64 = 1e6;
+    let pts: Vec<(f64, f64)> = (0..N)
+        .map(|i| {
+            let a = std::f64::consts::TAU * i as f64 / N as f64;
+            (RADIUS * a.cos(), RADIUS * a.sin())
+        })
+        .collect();
+    let roads = vec![Road { closed: true, ..pl("ring", 10.0, &pts) }];
+    let settings = Settings::default();
+    let (net, _) = build_checked("long closed road", &Input { roads }, &settings);
+    assert_eq!(net.pieces.len(), 1);
+    assert_eq!(net.blocks.len(), 1);
+    let mut meshes = MeshCollector::default();
+    build_meshes(&net, &settings, &mut meshes);
+    let road = meshes.meshes.iter().find(|m| m.kind == Some(FeatureKind::Road)).unwrap();
+    // Two curb points per centerline vertex (the seam's vertex twice).
+    assert!(road.vertices.len() <= 2 * (N + 1), "{}", road.vertices.len());
+    let block = meshes.meshes.iter().find(|m| m.kind == Some(FeatureKind::Block)).unwrap();
+    let outline: usize =
+        net.blocks[0].polygon.exterior.len() + net.blocks[0].lots.iter().map(|l| l.exterior.len()).sum::<usize>();
+    // Top (band and lots), a skirt of four vertices per outline edge, and a bottom.
+    assert!(block.vertices.len() <= 8 * outline, "{} vertices for an outline of {outline}", block.vertices.len());
+}
+
+/// Known slow (not fixed: `pipeline.rs` is another engineer's). Fuzzing (`pipeline` target)
+/// found 19 inputs (`timeout-24728d72…`, `timeout-4f951b81…` and 17 more) on which `build`
+/// runs for minutes to hours: roads of 10,000+ km (coordinates of 1e7 m) meet at a junction
+/// whose surface covers one of their mouths, and `pipeline::unbury_mouths` marches out along
+/// the arm in steps of `tolerance` (`while s < far && buried(s)`), up to half the arm's length:
+/// 1.5e7 m / 0.05 m = 3e8 steps, each a point-in-polygon test and a distance to every outline
+/// edge. Proposed fix: within one segment of the arm the offset point moves by exactly the step,
+/// so skip whole steps while the point stays further inside than the skipped distance (the same
+/// stopping point on the tolerance grid), or gallop and bisect where burial is monotone.
+/// Reproducer: `timeout-4f951b81…` (its third road, beyond `max_coordinate`, left out).
+#[test]
+#[ignore = "known slow: unbury_mouths marches by the tolerance over thousands of kilometres"]
+fn known_slow_unbury_mouths_marches_by_the_tolerance() {
+    use roadgen::core::{PointKind, ProfileOverride, SplinePoint};
+    let sp = |x: f64, y: f64, leave: Option<(f64, f64)>, kind: PointKind| SplinePoint {
+        location: Point3::new(x, y, 0.0),
+        arrive_tangent: None,
+        leave_tangent: leave.map(|(x, y)| Point3::new(x, y, 0.0)),
+        kind,
+    };
+    let mut r2_points = vec![
+        sp(0.44, 0.83, Some((40.0, 65.0)), PointKind::CurveCustomTangent),
+        sp(-55.0, 70.0, None, PointKind::Linear),
+        sp(60.0, -25.0, None, PointKind::CurveCustomTangent),
+        sp(70.0, 29_795_000.0, None, PointKind::CurveCustomTangent),
+        sp(40.0, 60.0, Some((45.0, 0.73)), PointKind::CurveClamped),
+        sp(0.58, 0.51, Some((-65.0, 0.66)), PointKind::Curve),
+        sp(45.0, -55.0, Some((-25.0, 12_598_000.0)), PointKind::Linear),
+    ];
+    r2_points[3].arrive_tangent = Some(Point3::new(0.5, 0.44, 0.0));
+    let roads = vec![
+        Road {
+            geometry: RoadGeometry::Spline(vec![
+                sp(-55.0, 60.0, None, PointKind::Constant),
+                sp(3.068024418012226e-57, -25.0, None, PointKind::CurveCustomTangent),
+                sp(-25.0, 12_598_000.0, None, PointKind::Linear),
+            ]),
+            ..pl("r0", 4.0, &[])
+        },
+        Road {
+            geometry: RoadGeometry::Spline(r2_points),
+            profile: ProfileOverride {
+                curb_height: Some(69_579_522_885.196_18),
+                curb_width: Some(0.0),
+                sidewalk_left: Some(2.0),
+                sidewalk_right: Some(1.0),
+                ..Default::default()
+            },
+            ..pl("r2", 100.0, &[])
+        },
+    ];
+    let (net, _) = build_checked("unbury march", &Input { roads }, &Settings::default());
+    assert!(!net.junctions.is_empty());
+}
