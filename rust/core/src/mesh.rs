@@ -85,15 +85,17 @@ pub fn build_meshes(net: &Network, settings: &Settings, sink: &mut dyn MeshSink)
         .map(|j| one(&|c| junction_mesh(j, mouths.get(j.id.as_str()).map_or(&[], |m| m.as_slice()), snap, c)))
         .collect();
     let blocks: Vec<MeshCollector> = net.blocks.par_iter().map(|b| one(&|c| block_mesh(b, &heights, c))).collect();
-    for c in roads.iter().chain(&junctions).chain(&blocks) {
-        for m in &c.meshes {
-            replay(m, sink);
+    // Each feature's mesh is handed over (and its memory released) in turn, so that the
+    // collected meshes and the sink's copy do not both hold every mesh at once.
+    for c in roads.into_iter().chain(junctions).chain(blocks) {
+        for m in c.meshes {
+            sink.feature(m);
         }
     }
 }
 
-/// Hands one collected feature mesh to a sink.
-fn replay(m: &crate::mesh_types::FeatureMesh, sink: &mut dyn MeshSink) {
+/// Hands one collected feature mesh to a sink, vertex by vertex and triangle by triangle.
+pub(crate) fn replay<S: MeshSink + ?Sized>(m: &crate::mesh_types::FeatureMesh, sink: &mut S) {
     let Some(kind) = m.kind else { return };
     sink.begin_feature(kind, &m.id);
     for v in &m.vertices {

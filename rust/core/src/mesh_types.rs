@@ -84,6 +84,11 @@ pub trait MeshSink {
     fn triangle(&mut self, a: u32, b: u32, c: u32, slot: MaterialSlot);
     /// Ends the feature's mesh.
     fn end_feature(&mut self);
+    /// Takes one whole feature's mesh: by default, through the calls above. A sink that keeps
+    /// [`FeatureMesh`]es can take it as it is, without a copy.
+    fn feature(&mut self, mesh: FeatureMesh) {
+        crate::mesh::replay(&mesh, self);
+    }
 }
 
 /// The mesh of one feature, as [`MeshCollector`] keeps it.
@@ -131,4 +136,10 @@ impl MeshSink for MeshCollector {
     }
 
     fn end_feature(&mut self) {}
+
+    fn feature(&mut self, mesh: FeatureMesh) {
+        if mesh.kind.is_some() {
+            self.meshes.push(mesh);
+        }
+    }
 }
