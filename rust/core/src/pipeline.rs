@@ -425,9 +425,28 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
                     // March out along the arm in steps of the flattening tolerance, at most to
                     // its end (or its middle when another junction waits there).
                     let far = if (if a.at_start { e.n1 } else { e.n0 }).is_some() { 0.5 * len } else { len };
+                    let step = settings.tolerance;
                     let mut s = s0;
                     while s < far && buried(s) {
-                        s = (s + settings.tolerance).min(far);
+                        // Within one segment of the arm a mouth corner moves in a straight line,
+                        // exactly as far as `s` does. A buried corner stays buried until it comes
+                        // within `snap` of the outline: take the steps before that without
+                        // testing them (the same additions as one by one, so the same `s` comes
+                        // out), then test again.
+                        let k = line.segment_at(s);
+                        let u = line.dir(k);
+                        let clear = [Side::Left, Side::Right]
+                            .map(|side| offset_at(&line, s, half, side))
+                            .iter()
+                            .filter(|&&q| inside(poly, q))
+                            .map(|&q| first_approach(q, u, poly, 2.0 * snap))
+                            .fold(0.0, f64::max);
+                        let segment_end = line.cum.get(k + 1).copied().unwrap_or(far);
+                        let from = s;
+                        s = (s + step).min(far);
+                        while s < far && s < segment_end && s - from < clear {
+                            s = (s + step).min(far);
+                        }
                     }
                     if s <= s0 {
                         continue;
@@ -453,6 +472,58 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
     for (edge, end, s) in moved.into_iter().flatten() {
         layout.setback[edge][end] = s;
     }
+}
+
+/// How far a point moving from `a` in the unit direction `u` goes before it first comes within
+/// `r` of the outline of `poly` (infinity if it never does): the first entry of the ray into the
+/// capsule of radius `r` around any edge. A capsule is entered through one of its two end
+/// circles or through one of its long sides, so the first entry is the smallest of those.
+fn first_approach(a: Point, u: Point, poly: &Polygon, r: f64) -> f64 {
+    let circle = |c: Point| {
+        let w = a.sub(c);
+        let b = u.dot(w);
+        let disc = b * b - (w.dot(w) - r * r);
+        if disc < 0.0 {
+            return f64::INFINITY;
+        }
+        let t = -b - disc.sqrt();
+        if t >= 0.0 {
+            t
+        } else if -b + disc.sqrt() >= 0.0 {
+            0.0 // already inside the circle
+        } else {
+            f64::INFINITY
+        }
+    };
+    let side = |e: Point, f: Point| {
+        let len = e.dist(f);
+        if !(len > 0.0) {
+            return f64::INFINITY;
+        }
+        let dir = f.sub(e).scale(1.0 / len);
+        let n = dir.perp();
+        let (h, v) = (n.dot(a.sub(e)), n.dot(u));
+        let t = if h.abs() <= r {
+            0.0
+        } else if h > 0.0 && v < 0.0 {
+            (r - h) / v
+        } else if h < 0.0 && v > 0.0 {
+            (-r - h) / v
+        } else {
+            return f64::INFINITY;
+        };
+        let along = a.add(u.scale(t)).sub(e).dot(dir);
+        if (0.0..=len).contains(&along) {
+            t
+        } else {
+            f64::INFINITY
+        }
+    };
+    std::iter::once(&poly.exterior)
+        .chain(poly.holes.iter())
+        .flat_map(|ring| (0..ring.len()).map(move |i| (ring[i], ring[(i + 1) % ring.len()])))
+        .map(|(e, f)| circle(e).min(side(e, f)))
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// The edges joining two different bases of one group lie inside the group.
