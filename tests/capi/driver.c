@@ -72,13 +72,17 @@ static int failures = 0;
         }                                                                                \
     } while (0)
 
-/* A check whose failure makes the rest of the section meaningless (or unsafe to read). */
+/* A check whose failure makes the rest of the section meaningless (or unsafe to read). It
+ * evaluates `cond` once: it often has side effects (creating a thread or a handle). */
 #define REQUIRE(cond, ...)                                                               \
     do {                                                                                 \
-        CHECK(cond, __VA_ARGS__);                                                        \
+        ++checks;                                                                        \
         if (!(cond)) {                                                                   \
-            fprintf(stderr, "driver.c: stopping after %d failure(s)\n", failures);      \
-            exit(1);                                                                     \
+            ++failures;                                                                  \
+            fprintf(stderr, "driver.c:%d: check failed: %s: ", __LINE__, #cond);      \
+            fprintf(stderr, __VA_ARGS__);                                              \
+            fprintf(stderr, "\ndriver.c: stopping after %d failure(s)\n", failures);  \
+            exit(1);                                                                   \
         }                                                                                \
     } while (0)
 

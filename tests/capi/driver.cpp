@@ -54,13 +54,17 @@ int failures = 0;
         }                                                                          \
     } while (0)
 
-#define REQUIRE(cond, ...)                                                         \
-    do {                                                                           \
-        CHECK(cond, __VA_ARGS__);                                                  \
-        if (!(cond)) {                                                             \
-            std::fprintf(stderr, "driver.cpp: stopping after %d failure(s)\n", failures); \
-            std::exit(1);                                                          \
-        }                                                                          \
+// Evaluates `cond` once (it often has side effects: creating a thread or a handle).
+#define REQUIRE(cond, ...)                                                               \
+    do {                                                                                 \
+        ++checks;                                                                        \
+        if (!(cond)) {                                                                   \
+            ++failures;                                                                  \
+            std::fprintf(stderr, "driver.cpp:%d: check failed: %s: ", __LINE__, #cond);      \
+            std::fprintf(stderr, __VA_ARGS__);                                              \
+            std::fprintf(stderr, "\ndriver.cpp: stopping after %d failure(s)\n", failures);  \
+            std::exit(1);                                                                   \
+        }                                                                                \
     } while (0)
 
 using roadgen::Input;
