@@ -23,7 +23,6 @@ use crate::geom::{orient, ring_area, segment_hit, simplify_ring, SegHit};
 use crate::overlay::{contour, shape, Contour};
 use crate::triangulate::MIN_TRIANGLE_AREA;
 use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon};
-use crate::validate::point_in_ring;
 use crate::validate::polygon_area;
 use crate::Settings;
 use i_overlay::float::overlay::OverlayOptions;
@@ -38,9 +37,7 @@ fn to_ring(c: &[[f64; 2]]) -> Vec<Point> {
 /// more is empty (no inscribed circle is wider than the bounding box), and the polygon library
 /// would refuse an inset beyond its coordinate range.
 fn band_fits(block: &Polygon, band: f64) -> bool {
-    let (lo, hi) = block.exterior.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
-        ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)])
-    });
+    let (lo, hi) = exterior_box(block);
     2.0 * band < (hi[0] - lo[0]).min(hi[1] - lo[1])
 }
 
@@ -90,10 +87,9 @@ fn boxes_meet(a: ([f64; 2], [f64; 2]), b: ([f64; 2], [f64; 2])) -> bool {
 /// if it still grazes. No lots either when the polygon library refuses the block.
 fn lots_alone(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
     for attempt in 0..LOT_RETRIES {
-        let Some(mut lots) = inset(&[block], band + attempt as f64 * settings.tolerance, settings) else {
+        let Some(lots) = inset(block, band + attempt as f64 * settings.tolerance, settings) else {
             return Vec::new();
         };
-        let lots = lots.pop().unwrap_or_default();
         if !grazes(block, &lots) {
             return lots;
         }
@@ -123,62 +119,42 @@ fn fill_lots(blocks: &mut [Block], settings: &Settings) {
     });
 }
 
-/// The blocks `polys` (disjoint) inset by `band` together, on the block grid; the lots of each
-/// block, cleaned, parts below the minimum block area left out, in a deterministic order. `None`
-/// when the polygon library refuses the input (coordinates beyond its range) or a lot cannot be
-/// told which block it belongs to.
-fn inset(polys: &[&Polygon], band: f64, settings: &Settings) -> Option<Vec<Vec<Polygon>>> {
+/// The block inset by `band`, on the finest power-of-two grid on which the inset fits 32-bit
+/// coordinates with room to spare (what the library would choose itself, but through its call
+/// that reports errors instead of panicking); cleaned, parts below the minimum block area left
+/// out, in a deterministic order. `None` when the polygon library refuses the block.
+fn inset(block: &Polygon, band: f64, settings: &Settings) -> Option<Vec<Polygon>> {
     let style = OutlineStyle::new(-band).line_join(LineJoin::Bevel);
-    let shapes: Vec<Vec<Contour>> = polys.iter().map(|p| shape(p)).collect();
-    let boxes: Vec<([f64; 2], [f64; 2])> = polys
-        .iter()
-        .map(|p| {
-            p.exterior.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), q| {
-                ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)])
-            })
-        })
-        .collect();
-    // The finest power-of-two grid on which the inset fits 32-bit coordinates with room to spare
-    // (what the library would choose itself, but through its call that reports errors).
-    let (lo, hi) = boxes.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), b| {
-        ([lo[0].min(b.0[0]), lo[1].min(b.0[1])], [hi[0].max(b.1[0]), hi[1].max(b.1[1])])
-    });
+    let (lo, hi) = exterior_box(block);
     let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]) + 4.0 * band;
     if !(extent.is_finite() && extent > 0.0) {
         return None;
     }
     let scale = (LOT_GRID_SPAN / extent).log2().floor().exp2();
-    let out = shapes.outline_custom_fixed_scale(&style, OverlayOptions::default(), scale).ok()?;
-    let mut lots: Vec<Vec<Polygon>> = vec![Vec::new(); polys.len()];
-    for sh in out {
-        let mut rings = sh.into_iter().map(|c| to_ring(&c));
-        let exterior = rings.next().unwrap_or_default();
-        let mut lot = Polygon { exterior, holes: rings.collect() };
-        simplify_polygon(&mut lot);
-        if lot.exterior.len() < 3 || polygon_area(&lot) < settings.min_block_area {
-            continue;
-        }
-        // A lot lies a band deep inside its own block: any of its vertices tells which.
-        let q = lot.exterior[0];
-        let owner = (0..polys.len()).find(|&b| {
-            let (lo, hi) = boxes[b];
-            let p = polys[b];
-            q.x >= lo[0]
-                && q.x <= hi[0]
-                && q.y >= lo[1]
-                && q.y <= hi[1]
-                && point_in_ring(q, &p.exterior)
-                && !p.holes.iter().any(|h| point_in_ring(q, h))
-        })?;
-        lots[owner].push(lot);
-    }
-    for l in &mut lots {
-        l.sort_by(|a, b| {
-            let (ka, kb) = (lowest(&a.exterior), lowest(&b.exterior));
-            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
-        });
-    }
+    let out = shape(block).outline_custom_fixed_scale(&style, OverlayOptions::default(), scale).ok()?;
+    let mut lots: Vec<Polygon> = out
+        .into_iter()
+        .map(|sh| {
+            let mut rings = sh.into_iter().map(|c| to_ring(&c));
+            let exterior = rings.next().unwrap_or_default();
+            let mut lot = Polygon { exterior, holes: rings.collect() };
+            simplify_polygon(&mut lot);
+            lot
+        })
+        .filter(|lot| lot.exterior.len() >= 3 && polygon_area(lot) >= settings.min_block_area)
+        .collect();
+    lots.sort_by(|a, b| {
+        let (ka, kb) = (lowest(&a.exterior), lowest(&b.exterior));
+        ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+    });
     Some(lots)
+}
+
+/// The bounding box of a polygon's outer ring, as (lowest, highest) corners.
+fn exterior_box(p: &Polygon) -> ([f64; 2], [f64; 2]) {
+    p.exterior.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), q| {
+        ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)])
+    })
 }
 
 /// Integer span of a lot inset's grid: the inset's extent maps to at most this many grid steps
