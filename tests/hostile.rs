@@ -461,3 +461,16 @@ fn fuzz_far_roads_unbury_their_mouths_in_bounded_work() {
     let (net, _) = build_checked("unbury march", &Input { roads }, &Settings::default());
     assert!(!net.junctions.is_empty());
 }
+
+/// Found by fuzzing (`json_pipeline` target, a timeout): the `loop_crossing` golden case with one
+/// ring point moved 771,000 km away. A mouth buried in its junction marched out along the
+/// 771,000 km arm in billions of repeated additions (13 s; minutes before the march skipped
+/// untested steps); long skips now jump by one multiplication. A return of the slow march would
+/// hang the test suite.
+#[test]
+fn fuzz_far_ring_builds_in_bounded_work() {
+    let input = common::load("fuzz/far_ring.roads.json");
+    let (net, _) = build_checked("far ring", &input, &Settings::default());
+    assert!(net.junctions.len() >= 2, "{} junctions", net.junctions.len());
+    assert!(net.pieces.iter().any(|p| p.road == "ring") && net.pieces.iter().any(|p| p.road == "through"));
+}

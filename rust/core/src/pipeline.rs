@@ -444,6 +444,13 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
                         let segment_end = line.cum.get(k + 1).copied().unwrap_or(far);
                         let from = s;
                         s = (s + step).min(far);
+                        // A skip of millions of steps (roads of thousands of kilometres) jumps
+                        // by one multiplication to just short of its end, then adds the rest.
+                        let limit = far.min(segment_end).min(from + clear);
+                        let steps = ((limit - s) / step).floor();
+                        if steps > MARCH_ADDITIONS {
+                            s += (steps - MARCH_ADDITIONS) * step;
+                        }
                         while s < far && s < segment_end && s - from < clear {
                             s = (s + step).min(far);
                         }
@@ -473,6 +480,10 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
         layout.setback[edge][end] = s;
     }
 }
+
+/// Steps of a buried mouth's march that are taken by repeated addition (as one by one, so the
+/// same position comes out) before a longer skip jumps by a multiplication instead.
+const MARCH_ADDITIONS: f64 = 65_536.0;
 
 /// How far a point moving from `a` in the unit direction `u` goes before it first comes within
 /// `r` of the outline of `poly` (infinity if it never does): the first entry of the ray into the
