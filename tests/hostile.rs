@@ -474,3 +474,14 @@ fn fuzz_far_ring_builds_in_bounded_work() {
     assert!(net.junctions.len() >= 2, "{} junctions", net.junctions.len());
     assert!(net.pieces.iter().any(|p| p.road == "ring") && net.pieces.iter().any(|p| p.road == "through"));
 }
+
+/// Found by fuzzing (`json_pipeline` target, an invalid block): the `tight_bend` case with a
+/// 1010 m wide road zigzagging over a few metres. Cleaning a block's outline
+/// (`simplify_ring`, dropping sliver vertices) brought an edge of a thin part across another;
+/// a cleaning that would make the outline invalid is now not applied.
+#[test]
+fn fuzz_wide_zigzag_gives_valid_blocks() {
+    let input = common::load("fuzz/wide_zigzag.roads.json");
+    let (net, _) = build_checked("wide zigzag", &input, &Settings::default());
+    assert!(!net.blocks.is_empty());
+}

@@ -166,11 +166,16 @@ fn lowest(ring: &[Point]) -> (f64, f64) {
     ring.iter().map(|p| (p.x, p.y)).fold((f64::INFINITY, f64::INFINITY), |m, q| if q < m { q } else { m })
 }
 
-/// Drops vertices that would only give the block's meshes slivers (see `simplify_ring`).
+/// Drops vertices that would only give the block's meshes slivers (see `simplify_ring`), unless
+/// that would make the polygon invalid (an edge of a thin part brought across another).
 fn simplify_polygon(p: &mut Polygon) {
-    simplify_ring(&mut p.exterior, MIN_TRIANGLE_AREA);
-    for h in &mut p.holes {
+    let mut simple = p.clone();
+    simplify_ring(&mut simple.exterior, MIN_TRIANGLE_AREA);
+    for h in &mut simple.holes {
         simplify_ring(h, MIN_TRIANGLE_AREA);
+    }
+    if simple != *p && crate::validate::check_polygon(&simple).is_ok() {
+        *p = simple;
     }
 }
 
