@@ -76,12 +76,10 @@ static int failures = 0;
  * evaluates `cond` once: it often has side effects (creating a thread or a handle). */
 #define REQUIRE(cond, ...)                                                               \
     do {                                                                                 \
-        ++checks;                                                                        \
-        if (!(cond)) {                                                                   \
-            ++failures;                                                                  \
-            fprintf(stderr, "driver.c:%d: check failed: %s: ", __LINE__, #cond);      \
-            fprintf(stderr, __VA_ARGS__);                                              \
-            fprintf(stderr, "\ndriver.c: stopping after %d failure(s)\n", failures);  \
+        const int failures_before = failures;                                            \
+        CHECK(cond, __VA_ARGS__);                                                        \
+        if (failures != failures_before) {                                               \
+            fprintf(stderr, "driver.c: stopping after %d failure(s)\n", failures);      \
             exit(1);                                                                   \
         }                                                                                \
     } while (0)

@@ -57,12 +57,10 @@ int failures = 0;
 // Evaluates `cond` once (it often has side effects: creating a thread or a handle).
 #define REQUIRE(cond, ...)                                                               \
     do {                                                                                 \
-        ++checks;                                                                        \
-        if (!(cond)) {                                                                   \
-            ++failures;                                                                  \
-            std::fprintf(stderr, "driver.cpp:%d: check failed: %s: ", __LINE__, #cond);      \
-            std::fprintf(stderr, __VA_ARGS__);                                              \
-            std::fprintf(stderr, "\ndriver.cpp: stopping after %d failure(s)\n", failures);  \
+        const int failures_before = failures;                                            \
+        CHECK(cond, __VA_ARGS__);                                                        \
+        if (failures != failures_before) {                                               \
+            std::fprintf(stderr, "driver.cpp: stopping after %d failure(s)\n", failures);      \
             std::exit(1);                                                                   \
         }                                                                                \
     } while (0)

@@ -120,9 +120,8 @@ fn fill_lots(blocks: &mut [Block], settings: &Settings) {
 }
 
 /// The block inset by `band`, on the finest power-of-two grid on which the inset fits 32-bit
-/// coordinates with room to spare (what the library would choose itself, but through its call
-/// that reports errors instead of panicking); cleaned, parts below the minimum block area left
-/// out, in a deterministic order. `None` when the polygon library refuses the block.
+/// coordinates with room to spare, through the library's call that reports errors instead of
+/// panicking; cleaned, parts below the minimum block area left out, in a deterministic order. `None` when the polygon library refuses the block.
 fn inset(block: &Polygon, band: f64, settings: &Settings) -> Option<Vec<Polygon>> {
     let style = OutlineStyle::new(-band).line_join(LineJoin::Bevel);
     let (lo, hi) = exterior_box(block);
