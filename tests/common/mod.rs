@@ -26,7 +26,7 @@ pub fn load(rel: &str) -> Input {
 }
 
 /// The grid of block outlines, metres (`blocks::BLOCK_GRID` in the core, private there).
-pub const BLOCK_GRID: f64 = 1e-4;
+pub const BLOCK_GRID: f64 = 1.0 / 8192.0;
 
 /// Largest share of the enclosed area that may be neither road nor block.
 pub const MAX_GAP_FRACTION: f64 = 0.005;

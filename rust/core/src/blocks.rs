@@ -20,9 +20,9 @@ use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
 use crate::geom::{orient, ring_area, segment_hit, simplify_ring, SegHit};
-use crate::overlay::{contour, shape, Contour};
+use crate::overlay::{shape, Contour};
 use crate::triangulate::MIN_TRIANGLE_AREA;
-use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon};
+use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon, RoadPiece};
 use crate::validate::polygon_area;
 use crate::Settings;
 use i_overlay::float::overlay::OverlayOptions;
@@ -178,90 +178,114 @@ fn simplify_polygon(p: &mut Polygon) {
     }
 }
 
-/// Block outlines are computed on a grid this fine (metres: a tenth of a millimetre), so that
-/// roads that nearly touch cannot leave a block whose outline nearly touches itself.
-const BLOCK_GRID: f64 = 1e-4;
+/// Block outlines are computed on a grid this fine (metres: 2^-13, about an eighth of a
+/// millimetre; a power of two, so that scaling onto it is exact), so that roads that nearly
+/// touch cannot leave a block whose outline nearly touches itself.
+const BLOCK_GRID: f64 = 1.0 / 8192.0;
 
-/// Extracts the blocks of a network whose junctions and road pieces are built.
-pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Block> {
-    let mut clip: Vec<Vec<Contour>> = Vec::with_capacity(net.pieces.len() + net.junctions.len());
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    let mut wmax: f64 = 0.0;
-    let polys = net
-        .pieces
-        .iter()
-        .map(|p| {
-            wmax = wmax.max(p.width);
-            &p.polygon
-        })
-        .chain(net.junctions.iter().map(|j| &j.polygon));
-    for poly in polys {
-        if poly.exterior.len() < 3 {
+/// An axis-aligned box, as (lowest, highest) corners, metres.
+pub(crate) type Bbox = ([f64; 2], [f64; 2]);
+
+/// The bounding box of a polygon's outer ring.
+pub(crate) fn polygon_box(p: &Polygon) -> Bbox {
+    exterior_box(p)
+}
+
+/// A face of the network found by [`faces`]: a block to be, or one too small to be a block.
+pub(crate) struct Face {
+    pub(crate) polygon: Polygon,
+    pub(crate) area: f64,
+    /// The lowest-left vertex of the outline (it names the block).
+    pub(crate) corner: Point,
+}
+
+/// What [`faces`] finds inside its frame.
+pub(crate) struct Faces {
+    /// Faces that do not reach the frame.
+    pub(crate) inner: Vec<Face>,
+    /// Faces that reach the frame (with the whole network inside the frame: the outer face).
+    pub(crate) outer: Vec<Polygon>,
+}
+
+/// The faces of the complement of `surfaces` inside the rectangle `frame` (lowest, highest
+/// corners), on the block grid.
+pub(crate) fn faces<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox) -> Faces {
+    let clip: Vec<Vec<Contour>> = surfaces.filter(|p| p.exterior.len() >= 3).map(shape).collect();
+    let ([x0, y0], [x1, y1]) = frame;
+    let rect: Vec<Contour> = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
+    let shapes = crate::overlay::overlay_on_grid(&rect, &clip, OverlayRule::Difference, FillRule::NonZero, BLOCK_GRID);
+    // A vertex within two grid steps of the frame's sides lies on them.
+    let near = 2.0 * BLOCK_GRID;
+    let on_frame = |p: &Point| p.x <= x0 + near || p.x >= x1 - near || p.y <= y0 + near || p.y >= y1 - near;
+    let mut out = Faces { inner: Vec::new(), outer: Vec::new() };
+    for shape in shapes {
+        let mut rings = shape.iter().map(|c| to_ring(c));
+        let Some(exterior) = rings.next() else { continue };
+        let mut holes: Vec<Vec<Point>> = rings.collect();
+        // Holes in a canonical order (by their lowest-left vertex), whatever order the
+        // overlay gave them in.
+        holes.sort_by(|a, b| {
+            let (ka, kb) = (lowest(a), lowest(b));
+            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+        if exterior.iter().any(on_frame) {
+            out.outer.push(Polygon { exterior, holes });
             continue;
         }
-        for p in &poly.exterior {
-            lo = [lo[0].min(p.x), lo[1].min(p.y)];
-            hi = [hi[0].max(p.x), hi[1].max(p.y)];
-        }
-        let mut shape = vec![contour(&poly.exterior)];
-        shape.extend(poly.holes.iter().map(|h| contour(h)));
-        clip.push(shape);
+        let area = ring_area(&exterior) + holes.iter().map(|h| ring_area(h)).sum::<f64>();
+        let corner =
+            exterior.iter().copied().min_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))).unwrap_or_default();
+        out.inner.push(Face { polygon: Polygon { exterior, holes }, area, corner });
     }
-    if clip.is_empty() || !(lo[0].is_finite() && hi[0].is_finite()) {
-        return Vec::new();
-    }
-    // A frame one road width outside the network, so the outer face is one connected region.
-    let m = wmax.max(settings.snap_distance).max(1.0_f64.min(hi[0] - lo[0] + hi[1] - lo[1]));
-    let (x0, y0, x1, y1) = (lo[0] - m, lo[1] - m, hi[0] + m, hi[1] + m);
-    let frame: Vec<Contour> = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
-    let shapes = crate::overlay::overlay_on_grid(&frame, &clip, OverlayRule::Difference, FillRule::NonZero, BLOCK_GRID);
+    out
+}
 
-    // Centerline segments of the road pieces, to name blocks by the road beside them.
+/// The diagnostic for a face too small to be a block.
+pub(crate) fn face_dropped(face: &Face, settings: &Settings) -> Diagnostic {
+    Diagnostic {
+        code: DiagnosticCode::FaceDropped,
+        position: face.corner,
+        road: None,
+        message: format!(
+            "a face of {:.3} m² is smaller than the minimum block area ({} m²): no block",
+            face.area, settings.min_block_area
+        ),
+    }
+}
+
+/// A block before its id is made unique: the id's base, the corner that orders blocks with
+/// the same base, and the block (its lots not yet filled).
+pub(crate) type Named = (String, Point, Block);
+
+/// Names each face by the road piece nearest to its corner (of `pieces`), and cleans its
+/// outline. Among pieces equally near, the smallest piece id (then segment) names it, so the
+/// name does not depend on which other pieces are given. Each comes with the squared distance
+/// from its corner to the piece that names it (infinity when there is none).
+pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Settings) -> Vec<(Named, f64)> {
     let mut segs = Vec::new();
-    for (pi, piece) in net.pieces.iter().enumerate() {
+    for (pi, piece) in pieces.iter().enumerate() {
         for k in 0..piece.centerline.len().saturating_sub(1) {
             let (a, b) = (piece.centerline[k], piece.centerline[k + 1]);
             segs.push(GeomWithData::new(RLine::new([a.x, a.y], [b.x, b.y]), (pi, k)));
         }
     }
     let tree = RTree::bulk_load(segs);
-
-    let mut used: BTreeMap<String, usize> = BTreeMap::new();
-    // Faces: the outer face (along the frame, outside all road geometry) and faces too small
-    // to be blocks are dropped here; naming, cleaning and lots run in parallel below.
-    let mut faces = Vec::new();
-    for shape in shapes {
-        let mut rings = shape.iter().map(|c| to_ring(c));
-        let Some(exterior) = rings.next() else { continue };
-        if exterior.iter().any(|p| p.x < lo[0] - 0.5 * m) {
-            continue;
-        }
-        let holes: Vec<Vec<Point>> = rings.collect();
-        let area = ring_area(&exterior) + holes.iter().map(|h| ring_area(h)).sum::<f64>();
-        let corner =
-            exterior.iter().copied().min_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))).unwrap_or_default();
-        if area < settings.min_block_area {
-            diags.push(Diagnostic {
-                code: DiagnosticCode::FaceDropped,
-                position: corner,
-                road: None,
-                message: format!(
-                    "a face of {:.3} m² is smaller than the minimum block area ({} m²): no block",
-                    area, settings.min_block_area
-                ),
-            });
-            continue;
-        }
-        faces.push((Polygon { exterior, holes }, area, corner));
-    }
-    let mut out: Vec<(String, Point, Block)> = faces
+    faces
         .into_par_iter()
-        .map(|(mut polygon, area, corner)| {
+        .map(|Face { mut polygon, area, corner }| {
             let mut profile = settings.profile;
-            let base = match tree.nearest_neighbor([corner.x, corner.y]) {
-                Some(seg) => {
-                    let (pi, k) = seg.data;
-                    let piece = &net.pieces[pi];
+            let mut nearest = tree.nearest_neighbor_iter_with_distance_2([corner.x, corner.y]);
+            let first = nearest.next();
+            let dist2 = first.map_or(f64::INFINITY, |f| f.1);
+            let best = first.map(|(seg, d2)| {
+                nearest
+                    .take_while(|(_, e2)| *e2 <= d2)
+                    .map(|(s, _)| s.data)
+                    .fold(seg.data, |m, c| if (pieces[c.0].id.as_str(), c.1) < (pieces[m.0].id.as_str(), m.1) { c } else { m })
+            });
+            let base = match best {
+                Some((pi, k)) => {
+                    let piece = pieces[pi];
                     let (a, b) = (piece.centerline[k].xy(), piece.centerline[k + 1].xy());
                     let mut s = piece.start;
                     for j in 0..k {
@@ -280,12 +304,17 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
                 None => format!("b/@{:.2},{:.2}", corner.x, corner.y),
             };
             simplify_polygon(&mut polygon);
-            (base, corner, Block { id: String::new(), polygon, area, profile, lots: Vec::new() })
+            ((base, corner, Block { id: String::new(), polygon, area, profile, lots: Vec::new() }), dist2)
         })
-        .collect();
-    // Deterministic ids whatever order the overlay returned the shapes in.
-    out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)).then(a.1.y.total_cmp(&b.1.y)));
-    let mut blocks: Vec<Block> = out
+        .collect()
+}
+
+/// Gives blocks with the same base the suffixes `#2`, `#3`, ... in the order of their corners,
+/// sorts them by id and fills their lots.
+pub(crate) fn finish_blocks(mut named: Vec<Named>, settings: &Settings) -> Vec<Block> {
+    named.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)).then(a.1.y.total_cmp(&b.1.y)));
+    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    let mut blocks: Vec<Block> = named
         .into_iter()
         .map(|(base, _, mut blk)| {
             let n = used.entry(base.clone()).or_insert(0);
@@ -297,4 +326,46 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
     blocks.sort_by(|a, b| a.id.cmp(&b.id));
     fill_lots(&mut blocks, settings);
     blocks
+}
+
+/// The frame around a network: one road width outside its surfaces, so that the outer face is
+/// one connected region. `None` when there is no surface.
+pub(crate) fn network_frame(net: &Network, settings: &Settings) -> Option<Bbox> {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    let mut wmax: f64 = 0.0;
+    for p in &net.pieces {
+        wmax = wmax.max(p.width);
+    }
+    for poly in net.pieces.iter().map(|p| &p.polygon).chain(net.junctions.iter().map(|j| &j.polygon)) {
+        if poly.exterior.len() < 3 {
+            continue;
+        }
+        let (l, h) = exterior_box(poly);
+        lo = [lo[0].min(l[0]), lo[1].min(l[1])];
+        hi = [hi[0].max(h[0]), hi[1].max(h[1])];
+    }
+    if !(lo[0].is_finite() && hi[0].is_finite() && lo[1].is_finite() && hi[1].is_finite()) {
+        return None;
+    }
+    let m = wmax.max(settings.snap_distance).max(1.0_f64.min(hi[0] - lo[0] + hi[1] - lo[1]));
+    Some(([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]))
+}
+
+/// Extracts the blocks of a network whose junctions and road pieces are built.
+pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Block> {
+    let Some(frame) = network_frame(net, settings) else { return Vec::new() };
+    let surfaces = net.pieces.iter().map(|p| &p.polygon).chain(net.junctions.iter().map(|j| &j.polygon));
+    // The faces that reach the frame are the outer face; faces too small to be blocks are
+    // dropped here; naming, cleaning and lots run in parallel below.
+    let found = faces(surfaces, frame);
+    let mut kept = Vec::new();
+    for face in found.inner {
+        if face.area < settings.min_block_area {
+            diags.push(face_dropped(&face, settings));
+        } else {
+            kept.push(face);
+        }
+    }
+    let pieces: Vec<&RoadPiece> = net.pieces.iter().collect();
+    finish_blocks(name_faces(kept, &pieces, settings).into_iter().map(|(n, _)| n).collect(), settings)
 }

@@ -15,6 +15,7 @@ mod curb;
 mod error;
 mod geom;
 mod graph;
+mod incremental;
 mod junction;
 mod mesh;
 mod mesh_types;
@@ -28,6 +29,7 @@ pub mod triangulate;
 pub mod validate;
 
 pub use error::Error;
+pub use incremental::{Changes, Edit, Session, UpdateStats};
 pub use mesh::build_meshes;
 pub use mesh_types::*;
 pub use pipeline::build;

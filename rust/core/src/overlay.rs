@@ -5,6 +5,9 @@ use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::core::solver::Solver;
 use i_overlay::float::overlay::{FloatOverlay, OverlayOptions};
+use i_overlay::core::overlay::ShapeType;
+use i_overlay::i_float::adapter::FloatPointAdapter;
+use i_overlay::i_float::float::rect::FloatRect;
 use i_overlay::i_shape::source::float::resource::ShapeResource;
 
 use crate::geom::ring_area;
@@ -52,25 +55,51 @@ pub(crate) fn largest(shapes: Shapes) -> Polygon {
     best.map(|b| b.1).unwrap_or_default()
 }
 
-/// Like [`overlay`], on a fixed grid of `grid` metres when the input's extent allows it (else
-/// with the automatic scale): points closer than the grid become one, so that no outline comes
-/// out nearly touching itself.
+/// Like [`overlay`], on a fixed grid of `grid` metres anchored at the origin when the input's
+/// extent allows it (else with the automatic scale): points closer than the grid become one, so
+/// that no outline comes out nearly touching itself.
+///
+/// The grid's origin is the frame's origin, never the input's extent: a region of the network
+/// comes out the same whether it is computed with the whole network or with only its
+/// neighbourhood (the incremental update relies on it). `grid` should be a power of two so that
+/// scaling a coordinate onto the grid is exact.
 pub(crate) fn overlay_on_grid<R0, R1>(subj: &R0, clip: &R1, rule: OverlayRule, fill: FillRule, grid: f64) -> Shapes
 where
     R0: ShapeResource<[f64; 2]> + ?Sized,
     R1: ShapeResource<[f64; 2]> + ?Sized,
 {
+    let reach = subj
+        .iter_paths()
+        .chain(clip.iter_paths())
+        .flatten()
+        .fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
+    let scale = 1.0 / grid;
+    if reach.is_finite() && reach > 0.0 && reach * scale <= ANCHORED_GRID_SPAN {
+        // A box centred on the origin puts the adapter's offset at exactly zero.
+        let rect = FloatRect::new(-reach, reach, -reach, reach);
+        if let Some(adapter) = rect.ok().and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
+            let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
+            return FloatOverlay::<[f64; 2], i32>::new_custom(adapter, OverlayOptions::ogc(), Solver::default(), capacity)
+                .unsafe_add_source(subj, ShapeType::Subject)
+                .unsafe_add_source(clip, ShapeType::Clip)
+                .overlay(rule, fill);
+        }
+    }
     match FloatOverlay::<[f64; 2], i32>::from_subj_and_clip_fixed_scale_custom(
         subj,
         clip,
         OverlayOptions::ogc(),
         Solver::default(),
-        1.0 / grid,
+        scale,
     ) {
         Ok(mut o) => o.overlay(rule, fill),
         Err(_) => overlay(subj, clip, rule, fill),
     }
 }
+
+/// Largest coordinate, in grid steps, of an overlay on the origin-anchored grid: 2^28, an
+/// eighth of the 32-bit range, leaving room for the library's intermediate values.
+const ANCHORED_GRID_SPAN: f64 = (1u64 << 28) as f64;
 
 /// `subj` combined with `clip` by `rule`, filled by `fill`, as OGC-valid shapes.
 pub(crate) fn overlay<R0, R1>(subj: &R0, clip: &R1, rule: OverlayRule, fill: FillRule) -> Shapes

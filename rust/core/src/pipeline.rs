@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{RTree, AABB};
 
-use crate::blocks::extract_blocks;
+use crate::blocks::{extract_blocks, polygon_box, Bbox};
 use crate::curb::{offset_at, Side};
 use crate::flatten::flatten_road;
 use crate::geom::{dedup_ring, ring_area, Line, COINCIDENT_SHARE};
@@ -41,10 +41,15 @@ pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
     settings.validate()?;
     let mut diags = Vec::new();
     let roads = prepare_roads(input, settings, &mut diags)?;
-    let (graph, mut uf) = build_graph(roads, settings, &mut diags);
-    let layout = settle_junctions(&graph, &mut uf, settings, &mut diags);
-    let mut net = assemble(&graph, &layout, settings.tolerance);
+    let (mut net, _) = network_stage(roads, settings, &mut diags);
     net.blocks = extract_blocks(&net, settings, &mut diags);
+    sort_diagnostics(&mut diags);
+    net.diagnostics = diags;
+    Ok(net)
+}
+
+/// Diagnostics in their output order (code, position, road, message), without repeats.
+pub(crate) fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
     diags.sort_by(|a, b| {
         a.code
             .cmp(&b.code)
@@ -54,11 +59,17 @@ pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
             .then(a.message.cmp(&b.message))
     });
     diags.dedup();
-    net.diagnostics = diags;
-    Ok(net)
 }
 
-fn skip(
+/// Stages 2 to 6 on prepared roads (sorted by id): junctions and road pieces, no blocks; and
+/// how far each one's inputs reach (see [`Extents`]).
+pub(crate) fn network_stage(roads: Vec<RoadLine>, settings: &Settings, diags: &mut Vec<Diagnostic>) -> (Network, Extents) {
+    let (graph, mut uf) = build_graph(roads, settings, diags);
+    let layout = settle_junctions(&graph, &mut uf, settings, diags);
+    assemble(&graph, &layout, settings.tolerance)
+}
+
+pub(crate) fn skip(
     road: &Road,
     point: Option<usize>,
     reason: String,
@@ -85,64 +96,61 @@ fn skip(
     Ok(())
 }
 
+/// Stage 1 for one road: its flattened centerline with everything the later stages need, or
+/// why it cannot be used (the point concerned, and a reason for a person).
+pub(crate) fn prepare_one(road: &Road, settings: &Settings) -> Result<RoadLine, (Option<usize>, String)> {
+    if !settings.profile.with(&road.profile).is_valid()
+        || road.profile.corner_radius.is_some_and(|r| !(r.is_finite() && r >= 0.0))
+    {
+        return Err((None, "profile lengths must be finite and not negative".into()));
+    }
+    if !(road.width.is_finite() && road.width > 0.0 && road.width <= settings.max_coordinate) {
+        return Err((None, format!("width {} is not a positive number up to {} m", road.width, settings.max_coordinate)));
+    }
+    let pts = match flatten_road(road, settings.tolerance) {
+        Ok(p) => p,
+        Err(Error::BadRoad { point, reason, .. }) => return Err((point, reason)),
+        Err(e) => return Err((None, e.to_string())),
+    };
+    let far = settings.max_coordinate;
+    if let Some(i) = pts.iter().position(|p| p.x.abs() > far || p.y.abs() > far || p.z.abs() > far) {
+        return Err((Some(i), format!("coordinate beyond ±{far} m")));
+    }
+    let line = Line::new(pts);
+    let len = line.length();
+    if !(len > 0.0) || !len.is_finite() {
+        return Err((None, "centerline has no length".into()));
+    }
+    Ok(RoadLine {
+        id: road.id.clone(),
+        width: road.width,
+        layer: road.layer,
+        closed: road.closed,
+        has_height: road.has_height,
+        profile: settings.profile.with(&road.profile),
+        corner_radius: road.profile.corner_radius.unwrap_or(settings.corner_radius),
+        line,
+        lo: 0.0,
+        hi: len,
+    })
+}
+
 /// Stage 1: flatten every usable road.
 fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Result<Vec<RoadLine>, Error> {
-    let flat: Vec<Result<Vec<Point3>, Error>> =
-        input.roads.par_iter().map(|r| flatten_road(r, settings.tolerance)).collect();
+    let seen = first_of_each_id(&input.roads);
+    let prepared: Vec<Option<Result<RoadLine, (Option<usize>, String)>>> = input
+        .roads
+        .par_iter()
+        .zip(seen.par_iter())
+        .map(|(r, &first)| first.then(|| prepare_one(r, settings)))
+        .collect();
     let mut roads = Vec::new();
-    let mut seen = BTreeSet::new();
-    for (road, pts) in input.roads.iter().zip(flat) {
-        if !seen.insert(road.id.as_str()) {
-            skip(road, None, "another road has the same id".into(), settings, diags)?;
-            continue;
+    for (road, p) in input.roads.iter().zip(prepared) {
+        match p {
+            None => skip(road, None, DUPLICATE_ID.into(), settings, diags)?,
+            Some(Err((point, reason))) => skip(road, point, reason, settings, diags)?,
+            Some(Ok(line)) => roads.push(line),
         }
-        if !settings.profile.with(&road.profile).is_valid()
-            || road.profile.corner_radius.is_some_and(|r| !(r.is_finite() && r >= 0.0))
-        {
-            skip(road, None, "profile lengths must be finite and not negative".into(), settings, diags)?;
-            continue;
-        }
-        if !(road.width.is_finite() && road.width > 0.0 && road.width <= settings.max_coordinate) {
-            skip(
-                road,
-                None,
-                format!("width {} is not a positive number up to {} m", road.width, settings.max_coordinate),
-                settings,
-                diags,
-            )?;
-            continue;
-        }
-        let pts = match pts {
-            Ok(p) => p,
-            Err(Error::BadRoad { point, reason, .. }) => {
-                skip(road, point, reason, settings, diags)?;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let far = settings.max_coordinate;
-        if let Some(i) = pts.iter().position(|p| p.x.abs() > far || p.y.abs() > far || p.z.abs() > far) {
-            skip(road, Some(i), format!("coordinate beyond ±{far} m"), settings, diags)?;
-            continue;
-        }
-        let line = Line::new(pts);
-        let len = line.length();
-        if !(len > 0.0) || !len.is_finite() {
-            skip(road, None, "centerline has no length".into(), settings, diags)?;
-            continue;
-        }
-        roads.push(RoadLine {
-            id: road.id.clone(),
-            width: road.width,
-            layer: road.layer,
-            closed: road.closed,
-            has_height: road.has_height,
-            profile: settings.profile.with(&road.profile),
-            corner_radius: road.profile.corner_radius.unwrap_or(settings.corner_radius),
-            line,
-            lo: 0.0,
-            hi: len,
-        });
     }
     // Canonical order: every later tie (crossing points computed along the first road of a
     // pair, node and edge numbering, union-find roots, arm order at equal angles, the order of
@@ -150,6 +158,15 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
     // the id, never from where the road stood in the input. Ids are unique by now.
     roads.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(roads)
+}
+
+/// Why a road with the id of an earlier one is left out.
+pub(crate) const DUPLICATE_ID: &str = "another road has the same id";
+
+/// For each road, whether it is the first with its id (later ones are left out).
+pub(crate) fn first_of_each_id(roads: &[Road]) -> Vec<bool> {
+    let mut seen = BTreeSet::new();
+    roads.iter().map(|r| seen.insert(r.id.as_str())).collect()
 }
 
 /// An arm of a cluster: which edge, and whether it leaves from the edge's start.
@@ -675,9 +692,13 @@ fn finish_layout(
     Layout { group_of, groups, internal, setback }
 }
 
+/// The mean of some points, summed in a fixed order (by x, then y) so that it does not depend
+/// on the order the points come in (node numbering depends on which roads are built together).
 fn mean(pts: impl Iterator<Item = Point>) -> Point {
+    let mut v: Vec<Point> = pts.collect();
+    v.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     let (mut x, mut y, mut n) = (0.0, 0.0, 0.0);
-    for p in pts {
+    for p in v {
         x += p.x;
         y += p.y;
         n += 1.0;
@@ -733,8 +754,30 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
     pairs.into_iter().flatten().collect()
 }
 
+/// How far the inputs of each junction and road piece reach, by id: a box around its surface
+/// and every road edge it was built from (a junction's arms and inner edges; a piece's edge and
+/// its junctions' extents). Anything that can change a feature lies near its extent.
+#[derive(Debug, Default)]
+pub(crate) struct Extents {
+    pub(crate) junctions: BTreeMap<String, Bbox>,
+    pub(crate) pieces: BTreeMap<String, Bbox>,
+}
+
+/// The smallest box holding both.
+pub(crate) fn union_box(a: Bbox, b: Bbox) -> Bbox {
+    ([a.0[0].min(b.0[0]), a.0[1].min(b.0[1])], [a.1[0].max(b.1[0]), a.1[1].max(b.1[1])])
+}
+
+/// The box around a polyline (empty, inverted, when it has no point).
+fn line_box(pts: &[Point3]) -> Bbox {
+    pts.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
+        ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)])
+    })
+}
+
 /// Stage 6 and the features: junctions and road pieces with their ids.
-fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> Network {
+fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> (Network, Extents) {
+    let mut extents = Extents::default();
     // Junction ids: the smallest (road id, position) among the stops of the cluster.
     let mut junctions = Vec::new();
     let mut jid: BTreeMap<usize, String> = BTreeMap::new();
@@ -765,6 +808,14 @@ fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> Network {
         };
         let id = unique(base, &mut used);
         jid.insert(r, id.clone());
+        let reach = c
+            .arms
+            .iter()
+            .map(|a| a.edge)
+            .chain(c.inner.iter().copied())
+            .map(|ei| line_box(&g.edges[ei].line.pts))
+            .fold(polygon_box(&c.polygon), union_box);
+        extents.junctions.insert(id.clone(), reach);
         let mut polygon = c.polygon.clone();
         dedup_ring(&mut polygon.exterior);
         if ring_area(&polygon.exterior) < 0.0 {
@@ -808,6 +859,12 @@ fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> Network {
         }
         let road = &g.roads[e.road];
         let id = unique(format!("r/{}/{:.2}", road.id, e.s0), &mut used_p);
+        let reach = [&from, &to]
+            .into_iter()
+            .flatten()
+            .filter_map(|j| extents.junctions.get(j))
+            .fold(line_box(&e.line.pts), |acc, b| union_box(acc, *b));
+        extents.pieces.insert(id.clone(), reach);
         specs.push((ei, id, from, to, a, b));
     }
     let pieces: Vec<RoadPiece> = specs
@@ -846,7 +903,7 @@ fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> Network {
     stitch_mouths(&mut net, tolerance);
     net.junctions.sort_by(|a, b| a.id.cmp(&b.id));
     net.pieces.sort_by(|a, b| a.id.cmp(&b.id));
-    net
+    (net, extents)
 }
 
 /// Makes every mouth corner of every road piece a vertex of its junction's outline, exactly:

@@ -1,0 +1,269 @@
+//! Incremental updates (`Session::update`): after any sequence of edits on a real network the
+//! session's network is, byte for byte, the network that a full build of the edited input gives;
+//! features that no edit reached keep their ids and content; and the reported changes are
+//! exactly the difference between the networks before and after.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::load;
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
+use roadgen::core::{build, Changes, Edit, FeatureKind, Input, Network, Point3, Road, RoadGeometry, Session, Settings};
+
+/// Seed of the edit generator, so that every run (and CI) draws the same sequences; set
+/// `PROPTEST_RNG_SEED` to draw others.
+const SEED: u64 = 0x5EED_0005;
+
+fn config(cases: u32) -> ProptestConfig {
+    let default = ProptestConfig::default();
+    let rng_seed = match default.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(SEED),
+        fixed => fixed,
+    };
+    ProptestConfig { cases, rng_seed, failure_persistence: None, ..default }
+}
+
+/// One edit, drawn as numbers and applied to whatever input there is at that moment.
+#[derive(Clone, Debug)]
+enum Op {
+    /// Moves road `pick` (an index into the current roads, modulo their count) by (dx, dy).
+    Move(usize, f64, f64),
+    /// Moves one point of road `pick`.
+    MovePoint(usize, usize, f64, f64),
+    /// Removes road `pick`.
+    Remove(usize),
+    /// Adds a copy of road `pick` moved by (dx, dy), under a new id.
+    Copy(usize, f64, f64),
+    /// Gives road `pick` another width.
+    Widen(usize, f64),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let d = -40.0..40.0f64;
+    prop_oneof![
+        4 => (any::<usize>(), d.clone(), d.clone()).prop_map(|(i, x, y)| Op::Move(i, x, y)),
+        3 => (any::<usize>(), any::<usize>(), d.clone(), d.clone()).prop_map(|(i, k, x, y)| Op::MovePoint(i, k, x, y)),
+        2 => any::<usize>().prop_map(Op::Remove),
+        2 => (any::<usize>(), d.clone(), d).prop_map(|(i, x, y)| Op::Copy(i, x, y)),
+        1 => (any::<usize>(), 3.0..16.0f64).prop_map(|(i, w)| Op::Widen(i, w)),
+    ]
+}
+
+fn shifted(road: &Road, f: impl Fn(usize, Point3) -> Point3) -> Road {
+    let mut r = road.clone();
+    match &mut r.geometry {
+        RoadGeometry::Polyline(pts) => {
+            for (k, p) in pts.iter_mut().enumerate() {
+                *p = f(k, *p);
+            }
+        }
+        RoadGeometry::Spline(pts) => {
+            for (k, p) in pts.iter_mut().enumerate() {
+                p.location = f(k, p.location);
+            }
+        }
+    }
+    r
+}
+
+fn points(road: &Road) -> usize {
+    match &road.geometry {
+        RoadGeometry::Polyline(p) => p.len(),
+        RoadGeometry::Spline(p) => p.len(),
+    }
+}
+
+fn edit(input: &Input, op: &Op, serial: usize) -> Edit {
+    let n = input.roads.len().max(1);
+    let pick = |i: usize| &input.roads[i % n];
+    let by = |dx: f64, dy: f64| move |_, p: Point3| Point3::new(p.x + dx, p.y + dy, p.z);
+    match *op {
+        Op::Move(i, dx, dy) => Edit::Upsert(shifted(pick(i), by(dx, dy))),
+        Op::MovePoint(i, k, dx, dy) => {
+            let r = pick(i);
+            let k = k % points(r).max(1);
+            Edit::Upsert(shifted(r, |j, p| if j == k { Point3::new(p.x + dx, p.y + dy, p.z) } else { p }))
+        }
+        Op::Remove(i) => Edit::Remove(pick(i).id.clone()),
+        Op::Copy(i, dx, dy) => {
+            let mut r = shifted(pick(i), by(dx, dy));
+            r.id = format!("{}-copy{}", r.id, serial);
+            Edit::Upsert(r)
+        }
+        Op::Widen(i, w) => {
+            let mut r = pick(i).clone();
+            r.width = w;
+            Edit::Upsert(r)
+        }
+    }
+}
+
+/// Every feature that differs between `old` and `new`, by kind and id.
+fn differences(old: &Network, new: &Network) -> (BTreeSet<(FeatureKind, String)>, BTreeSet<(FeatureKind, String)>) {
+    let mut touched = BTreeSet::new();
+    let mut all = BTreeSet::new();
+    macro_rules! pass {
+        ($kind:expr, $a:expr, $b:expr) => {
+            for f in $a.iter() {
+                all.insert(($kind, f.id.clone()));
+                if !$b.iter().any(|g| g == f) {
+                    touched.insert(($kind, f.id.clone()));
+                }
+            }
+            for f in $b.iter() {
+                all.insert(($kind, f.id.clone()));
+                if !$a.iter().any(|g| g == f) {
+                    touched.insert(($kind, f.id.clone()));
+                }
+            }
+        };
+    }
+    pass!(FeatureKind::Junction, old.junctions, new.junctions);
+    pass!(FeatureKind::Road, old.pieces, new.pieces);
+    pass!(FeatureKind::Block, old.blocks, new.blocks);
+    (touched, all)
+}
+
+/// Checks one update against a full build, and its reported changes against the difference.
+fn check_step(what: &str, session: &mut Session, e: Edit) -> Changes {
+    let before = session.network().clone();
+    let changes = session.update(std::slice::from_ref(&e)).unwrap_or_else(|err| panic!("{what}: {err}"));
+    let full = build(&session.input(), session.settings()).unwrap_or_else(|err| panic!("{what}: {err}"));
+    let net = session.network();
+    assert_eq!(net.junctions.len(), full.junctions.len(), "{what}: junction count");
+    assert_eq!(net.pieces.len(), full.pieces.len(), "{what}: piece count");
+    assert_eq!(net.blocks.len(), full.blocks.len(), "{what}: block count");
+    for (a, b) in net.junctions.iter().zip(&full.junctions) {
+        assert!(a == b, "{what}: junction {} (update) vs {} (full build)", a.id, b.id);
+    }
+    for (a, b) in net.pieces.iter().zip(&full.pieces) {
+        assert!(a == b, "{what}: piece {} (update) vs {} (full build)", a.id, b.id);
+    }
+    for (a, b) in net.blocks.iter().zip(&full.blocks) {
+        assert!(a == b, "{what}: block {} (update) vs {} (full build)", a.id, b.id);
+    }
+    assert_eq!(net.diagnostics, full.diagnostics, "{what}: diagnostics");
+    assert!(*net == full, "{what}: networks differ");
+    // The reported changes are exactly the features that differ.
+    let (touched, _) = differences(&before, net);
+    let reported: BTreeSet<(FeatureKind, String)> =
+        changes.added.iter().chain(&changes.changed).chain(&changes.removed).cloned().collect();
+    assert_eq!(reported, touched, "{what}: reported changes");
+    assert_eq!(changes.diagnostics_changed, before.diagnostics != net.diagnostics, "{what}: diagnostics flag");
+    changes
+}
+
+fn run(file: &str, ops: &[Op]) {
+    let input = load(file);
+    let mut session = Session::new(input, Settings::default()).expect("session");
+    for (k, op) in ops.iter().enumerate() {
+        let e = edit(&session.input(), op, k);
+        check_step(&format!("{file} edit {k} {op:?}"), &mut session, e);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+    #[test]
+    fn edits_on_kotka_match_a_full_build(ops in proptest::collection::vec(op(), 1..5)) {
+        run("osm/kotka.roads.json", &ops);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(12))]
+    #[test]
+    fn edits_on_liege_center_match_a_full_build(ops in proptest::collection::vec(op(), 1..4)) {
+        run("osm/liege_center.roads.json", &ops);
+    }
+}
+
+/// A session made from an input is the network of a full build.
+#[test]
+fn a_new_session_is_a_full_build() {
+    for file in ["osm/kotka.roads.json", "momepy/bubenec.roads.json"] {
+        let input = load(file);
+        let session = Session::new(input.clone(), Settings::default()).expect("session");
+        assert!(*session.network() == build(&input, &Settings::default()).expect("build"), "{file}");
+    }
+}
+
+/// Moving one road of liege_center a little re-solves a small region: most of the network is
+/// untouched (same ids, same content), the update does not fall back to a full build, and it
+/// builds only a few roads again.
+#[test]
+fn a_small_move_stays_local() {
+    let input = load("osm/liege_center.roads.json");
+    let mut session = Session::new(input.clone(), Settings::default()).expect("session");
+    let total = input.roads.len();
+    let mut checked = 0;
+    for i in (0..total).step_by(157) {
+        let e = Edit::Upsert(shifted(&input.roads[i], |_, p| Point3::new(p.x + 1.5, p.y - 1.0, p.z)));
+        let changes = check_step(&format!("road {}", input.roads[i].id), &mut session, e);
+        assert!(!changes.stats.full_build, "road {}: {:?}", input.roads[i].id, changes.stats);
+        assert!(changes.stats.roads_rebuilt * 10 < total, "road {}: {:?}", input.roads[i].id, changes.stats);
+        let n = session.network();
+        let features = n.junctions.len() + n.pieces.len() + n.blocks.len();
+        let reported = changes.added.len() + changes.changed.len() + changes.removed.len();
+        assert!(reported * 20 < features, "road {}: {reported} of {features} features changed", input.roads[i].id);
+        checked += 1;
+    }
+    assert!(checked >= 9);
+}
+
+/// Removing a road and putting it back gives the first network again, and an edit that changes
+/// nothing reports nothing.
+#[test]
+fn undo_restores_the_network() {
+    let input = load("osm/kotka.roads.json");
+    let mut session = Session::new(input.clone(), Settings::default()).expect("session");
+    let first = session.network().clone();
+    for i in [3, 50, 120] {
+        let road = input.roads[i].clone();
+        let c = session.update(&[Edit::Remove(road.id.clone())]).expect("remove");
+        assert!(!c.is_empty(), "removing road {} changed nothing", road.id);
+        session.update(&[Edit::Upsert(road)]).expect("put back");
+        assert!(*session.network() == first, "road {}", input.roads[i].id);
+        let same = session.update(&[Edit::Upsert(input.roads[i].clone())]).expect("same");
+        assert!(same.is_empty(), "an edit that changes nothing reported {same:?}");
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_one() {
+    let input = load("osm/kotka.roads.json");
+    let mut session = Session::new(input.clone(), Settings::default()).expect("session");
+    let i = 2304514527715849276usize % input.roads.len();
+    let id = input.roads[i].id.clone();
+    let before = session.network().clone();
+    let c = session.update(&[Edit::Remove(id.clone())]).unwrap();
+    let full = build(&session.input(), session.settings()).unwrap();
+    eprintln!("removed {id}: {:?}", c.stats);
+    for (a, b) in session.network().junctions.iter().zip(&full.junctions) {
+        if a != b {
+            let old = before.junctions.iter().find(|j| j.id == a.id);
+            eprintln!("{}: upd==old {:?}\n upd {:?}\n full {:?}", a.id, old.map(|o| o == a), a, b);
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_timing() {
+    let input = load("osm/liege_center.roads.json");
+    let mut session = Session::new(input.clone(), Settings::default()).expect("session");
+    let mut times = Vec::new();
+    for i in (0..input.roads.len()).step_by(31) {
+        let e = Edit::Upsert(shifted(&input.roads[i], |_, p| Point3::new(p.x + 1.5, p.y - 1.0, p.z)));
+        let t = std::time::Instant::now();
+        let c = session.update(&[e]).unwrap();
+        let dt = t.elapsed().as_secs_f64() * 1e3;
+        times.push(dt);
+        eprintln!("{:>8} {:7.2} ms {:?} changed {}", input.roads[i].id, dt, c.stats, c.added.len() + c.changed.len() + c.removed.len());
+    }
+    times.sort_by(f64::total_cmp);
+    eprintln!("median {:.2} ms", times[times.len() / 2]);
+}
