@@ -38,7 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use i_overlay::float::relate::FloatRelate;
 use rayon::prelude::*;
 
-use crate::blocks::{face_dropped, faces, finish_blocks, name_faces, network_frame, polygon_box, Bbox, Face};
+use crate::blocks::{face_dropped, faces, finish_blocks, name_faces, polygon_box, Bbox, Face};
 use crate::graph::RoadLine;
 use crate::overlay::shape;
 use crate::pipeline::{
@@ -57,7 +57,7 @@ pub enum Edit {
     Remove(String),
 }
 
-/// What an update changed, by feature id (each list sorted).
+/// What an update changed, by feature kind and id (each list sorted).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Changes {
     /// Features that did not exist before.
@@ -82,15 +82,18 @@ impl Changes {
 /// How an update was done.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UpdateStats {
-    /// Roads built again for junctions and road pieces (the last round).
+    /// Roads built again for junctions and road pieces (in the last build of the window).
     pub roads_rebuilt: usize,
-    /// Rounds of the junction and road piece stage (each builds the window's roads).
+    /// Builds of the window (each builds its roads' junctions and road pieces).
     pub rounds: usize,
     /// The whole network was built again.
     pub full_build: bool,
-    /// The block stage covered the whole network.
+    /// The block stage looked at the whole network (a face that changed reaches far).
     pub full_blocks: bool,
 }
+
+/// Why a prepared road is not usable: the point concerned and a reason for a person.
+type Unusable = (Option<usize>, String);
 
 /// A network kept between calls; see the module documentation.
 pub struct Session {
@@ -98,14 +101,17 @@ pub struct Session {
     /// The input, in order.
     roads: Vec<Road>,
     /// The first road of each id, prepared (flattened) or why it is left out.
-    prepared: BTreeMap<String, Result<RoadLine, (Option<usize>, String)>>,
-    /// The box of each prepared road's centerline.
-    road_box: BTreeMap<String, Bbox>,
+    prepared: BTreeMap<String, Result<RoadLine, Unusable>>,
+    /// The box of each usable road's centerline grown by its own reach.
+    road_zone: BTreeMap<String, Bbox>,
+    /// The diagnostics of the roads of each id that are left out.
+    skips: BTreeMap<String, Vec<Diagnostic>>,
     net: Network,
-    /// Boxes of every junction's and piece's surface, and their extents.
-    junction_box: BTreeMap<String, Bbox>,
-    piece_box: BTreeMap<String, Bbox>,
-    block_box: BTreeMap<String, Bbox>,
+    /// The boxes of the junctions', pieces' and blocks' outlines, in the order of the network's
+    /// lists.
+    junction_box: Vec<Bbox>,
+    piece_box: Vec<Bbox>,
+    block_box: Vec<Bbox>,
     extents: Extents,
     /// Diagnostics of the junction and road piece stage.
     stage_diags: Vec<Diagnostic>,
@@ -116,11 +122,14 @@ pub struct Session {
 /// Share of the roads beyond which a window is built as a whole network instead.
 const FULL_BUILD_SHARE: f64 = 0.5;
 
-/// Rounds of the junction and road piece stage before an update falls back to a full build.
-const MAX_ROUNDS: usize = 32;
+/// Builds of the window before an update falls back to a full build.
+const MAX_ROUNDS: usize = 16;
 
-/// Doublings of the block frame before the block stage covers the whole network.
-const MAX_FRAME_DOUBLINGS: usize = 8;
+/// Doublings of the block frame before the block stage looks at the whole network.
+const MAX_FRAME_DOUBLINGS: usize = 4;
+
+/// A box that holds nothing and meets nothing.
+const EMPTY: Bbox = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
 
 impl Session {
     /// Builds the network of `input` and keeps it for updates.
@@ -130,17 +139,18 @@ impl Session {
             settings,
             roads: input.roads,
             prepared: BTreeMap::new(),
-            road_box: BTreeMap::new(),
+            road_zone: BTreeMap::new(),
+            skips: BTreeMap::new(),
             net: Network::default(),
-            junction_box: BTreeMap::new(),
-            piece_box: BTreeMap::new(),
-            block_box: BTreeMap::new(),
+            junction_box: Vec::new(),
+            piece_box: Vec::new(),
+            block_box: Vec::new(),
             extents: Extents::default(),
             stage_diags: Vec::new(),
             dropped: Vec::new(),
         };
         let first = first_of_each_id(&s.roads);
-        let prepared: Vec<(String, Result<RoadLine, (Option<usize>, String)>)> = s
+        let prepared: Vec<(String, Result<RoadLine, Unusable>)> = s
             .roads
             .par_iter()
             .zip(first.par_iter())
@@ -150,7 +160,15 @@ impl Session {
         for (id, p) in prepared {
             s.set_prepared(id, Some(p));
         }
-        s.skip_diagnostics()?;
+        for (road, first) in s.roads.iter().zip(first) {
+            let diags = s.skips.entry(road.id.clone()).or_default();
+            if !first {
+                skip(road, None, DUPLICATE_ID.into(), &settings, diags)?;
+            } else if let Some(Err((point, reason))) = s.prepared.get(&road.id) {
+                skip(road, *point, reason.clone(), &settings, diags)?;
+            }
+        }
+        s.skips.retain(|_, d| !d.is_empty());
         s.full_build();
         Ok(s)
     }
@@ -173,69 +191,76 @@ impl Session {
     /// Applies `edits` in order and re-solves the network where they reach. In strict mode an
     /// edit that makes a road unusable is refused with [`Error::BadRoad`] and nothing changes.
     pub fn update(&mut self, edits: &[Edit]) -> Result<Changes, Error> {
-        // The edited input, and the ids it touches.
-        let mut roads = self.roads.clone();
-        let mut touched: BTreeSet<String> = BTreeSet::new();
+        // What each touched id ends as: the last edit of it wins.
+        let mut last: BTreeMap<&str, Option<&Road>> = BTreeMap::new();
         for e in edits {
             match e {
-                Edit::Upsert(r) => {
-                    touched.insert(r.id.clone());
-                    match roads.iter().position(|x| x.id == r.id) {
-                        Some(i) => {
-                            roads[i] = r.clone();
-                            let mut k = 0;
-                            roads.retain(|x| {
-                                k += 1;
-                                x.id != r.id || k - 1 == i
-                            });
-                        }
-                        None => roads.push(r.clone()),
-                    }
-                }
-                Edit::Remove(id) => {
-                    touched.insert(id.clone());
-                    roads.retain(|x| x.id != *id);
-                }
-            }
+                Edit::Upsert(r) => last.insert(&r.id, Some(r)),
+                Edit::Remove(id) => last.insert(id, None),
+            };
         }
-        let fresh: Vec<(String, Option<Result<RoadLine, (Option<usize>, String)>>)> = touched
+        let fresh: Vec<(String, Option<(Road, Result<RoadLine, Unusable>)>)> = last
             .par_iter()
-            .map(|id| (id.clone(), roads.iter().find(|r| r.id == *id).map(|r| prepare_one(r, &self.settings))))
+            .map(|(id, r)| (id.to_string(), r.map(|r| (r.clone(), prepare_one(r, &self.settings)))))
             .collect();
         if self.settings.strict {
             for (id, p) in &fresh {
-                if let Some(Err((point, reason))) = p {
+                if let Some((_, Err((point, reason)))) = p {
                     return Err(Error::BadRoad { road: id.clone(), point: *point, reason: reason.clone() });
                 }
             }
         }
-        // The dirty region starts at the edited roads' old and new boxes.
-        let old_boxes: Vec<Bbox> = touched.iter().filter_map(|id| self.road_box.get(id).copied()).collect();
-        self.roads = roads;
-        for (id, p) in fresh {
-            self.set_prepared(id, p);
-        }
-        let new_boxes: Vec<Bbox> = touched.iter().filter_map(|id| self.road_box.get(id).copied()).collect();
-        let reach = self.reach();
+        // The dirty region starts at the edited roads' old and new zones.
+        let slack = self.settings.snap_distance + self.settings.tolerance;
         let mut dirty = Regions::default();
-        for b in old_boxes.into_iter().chain(new_boxes) {
-            dirty.add(grow(b, reach));
+        for (id, _) in &fresh {
+            if let Some(b) = self.road_zone.get(id) {
+                dirty.add(grow(*b, slack));
+            }
+        }
+        for (id, p) in fresh {
+            let first = self.roads.iter().position(|r| r.id == id);
+            self.skips.remove(&id);
+            match p {
+                Some((road, prepared)) => {
+                    if let Err((point, reason)) = &prepared {
+                        let diags = self.skips.entry(id.clone()).or_default();
+                        skip(&road, *point, reason.clone(), &self.settings, diags)?;
+                    }
+                    match first {
+                        Some(i) => {
+                            self.roads[i] = road;
+                            let mut k = 0;
+                            self.roads.retain(|r| {
+                                k += 1;
+                                r.id != id || k - 1 == i
+                            });
+                        }
+                        None => self.roads.push(road),
+                    }
+                    self.set_prepared(id.clone(), Some(prepared));
+                }
+                None => {
+                    self.roads.retain(|r| r.id != id);
+                    self.set_prepared(id.clone(), None);
+                }
+            }
+            if let Some(b) = self.road_zone.get(&id) {
+                dirty.add(grow(*b, slack));
+            }
         }
         let mut changes = Changes::default();
         let old_diags = std::mem::take(&mut self.net.diagnostics);
-        match self.local_network(&dirty, reach, &mut changes) {
+        let surfaces = if dirty.boxes.is_empty() { Some(Regions::default()) } else { self.local_network(&dirty, &mut changes) };
+        match surfaces {
             Some(surfaces) => {
-                if !surfaces.boxes.is_empty() && !self.local_blocks(&surfaces, &mut changes) {
-                    changes.stats.full_blocks = true;
-                    let old_blocks = std::mem::take(&mut self.net.blocks);
-                    self.full_blocks();
-                    diff_features(FeatureKind::Block, &old_blocks, &self.net.blocks, |b| &b.id, &mut changes);
+                if !surfaces.boxes.is_empty() {
+                    self.local_blocks(&surfaces, &mut changes);
                 }
             }
             None => {
                 let old = std::mem::take(&mut self.net);
-                let stats = changes.stats;
-                changes = Changes { stats, ..Changes::default() };
+                changes = Changes { stats: changes.stats, ..Changes::default() };
                 changes.stats.full_build = true;
                 self.full_build();
                 diff_features(FeatureKind::Junction, &old.junctions, &self.net.junctions, |f| &f.id, &mut changes);
@@ -251,56 +276,38 @@ impl Session {
         Ok(changes)
     }
 
-    /// Records road `id`'s preparation (or its absence) and its box.
-    fn set_prepared(&mut self, id: String, p: Option<Result<RoadLine, (Option<usize>, String)>>) {
+    /// Records road `id`'s preparation (or its absence) and its zone.
+    fn set_prepared(&mut self, id: String, p: Option<Result<RoadLine, Unusable>>) {
         match p {
             Some(p) => {
                 match &p {
                     Ok(line) => {
-                        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-                        for q in &line.line.pts {
-                            lo = [lo[0].min(q.x), lo[1].min(q.y)];
-                            hi = [hi[0].max(q.x), hi[1].max(q.y)];
-                        }
-                        self.road_box.insert(id.clone(), (lo, hi));
+                        let b = line.line.pts.iter().fold(EMPTY, |(lo, hi), q| {
+                            ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)])
+                        });
+                        self.road_zone.insert(id.clone(), grow(b, own_reach(line)));
                     }
                     Err(_) => {
-                        self.road_box.remove(&id);
+                        self.road_zone.remove(&id);
                     }
                 }
                 self.prepared.insert(id, p);
             }
             None => {
-                self.road_box.remove(&id);
+                self.road_zone.remove(&id);
                 self.prepared.remove(&id);
             }
         }
     }
 
-    /// The diagnostics of roads left out, as the pipeline writes them; an error in strict mode.
-    fn skip_diagnostics(&self) -> Result<Vec<Diagnostic>, Error> {
-        let mut diags = Vec::new();
-        for (road, first) in self.roads.iter().zip(first_of_each_id(&self.roads)) {
-            if !first {
-                skip(road, None, DUPLICATE_ID.into(), &self.settings, &mut diags)?;
-            } else if let Some(Err((point, reason))) = self.prepared.get(&road.id) {
-                skip(road, *point, reason.clone(), &self.settings, &mut diags)?;
-            }
-        }
-        Ok(diags)
-    }
-
-    /// How far roads influence each other (see the module documentation), metres.
+    /// How far beyond its extent a feature can feel another road's zone (see the module
+    /// documentation): the largest reach of any road, the snap and merge distances, metres.
     fn reach(&self) -> f64 {
-        let (mut w, mut r) = (0.0f64, self.settings.corner_radius);
-        for line in self.prepared.values().flatten() {
-            w = w.max(line.width);
-            r = r.max(line.corner_radius);
-        }
-        2.0 * w + 2.0 * r + self.settings.snap_distance + self.settings.merge_distance + self.settings.tolerance
+        let own = self.prepared.values().flatten().map(own_reach).fold(0.0f64, f64::max);
+        own + self.settings.snap_distance + self.settings.merge_distance + self.settings.tolerance
     }
 
-    /// The usable roads, sorted by id.
+    /// The usable roads of `ids`, sorted by id.
     fn lines<'a>(&'a self, ids: impl Iterator<Item = &'a String>) -> Vec<RoadLine> {
         ids.filter_map(|id| self.prepared.get(id).and_then(|p| p.as_ref().ok()).cloned()).collect()
     }
@@ -310,42 +317,35 @@ impl Session {
         let mut diags = Vec::new();
         let lines = self.lines(self.prepared.keys());
         let (net, extents) = network_stage(lines, &self.settings, &mut diags);
-        self.junction_box = net.junctions.iter().map(|j| (j.id.clone(), polygon_box(&j.polygon))).collect();
-        self.piece_box = net.pieces.iter().map(|p| (p.id.clone(), polygon_box(&p.polygon))).collect();
+        self.junction_box = net.junctions.iter().map(|j| surface_box(&j.polygon)).collect();
+        self.piece_box = net.pieces.iter().map(|p| surface_box(&p.polygon)).collect();
         self.net = net;
         self.extents = extents;
         self.stage_diags = diags;
-        self.full_blocks();
+        self.net.blocks.clear();
+        self.block_box.clear();
+        self.dropped.clear();
+        if let Some(frame) = self.whole_frame() {
+            let all = Regions { boxes: vec![frame] };
+            self.blocks_in(frame, &all, true, &mut Changes::default());
+        }
         self.collect_diagnostics();
     }
 
-    /// Finds every block again, as the pipeline does.
-    fn full_blocks(&mut self) {
-        self.dropped.clear();
-        let Some(frame) = network_frame(&self.net, &self.settings) else {
-            self.net.blocks.clear();
-            self.block_box.clear();
-            return;
-        };
-        let surfaces = self.net.pieces.iter().map(|p| &p.polygon).chain(self.net.junctions.iter().map(|j| &j.polygon));
-        let found = faces(surfaces, frame);
-        let mut kept = Vec::new();
-        for face in found.inner {
-            if face.area < self.settings.min_block_area {
-                self.dropped.push((face_dropped(&face, &self.settings), polygon_box(&face.polygon)));
-            } else {
-                kept.push(face);
-            }
+    /// The frame around the whole network, as the pipeline's block stage takes it.
+    fn whole_frame(&self) -> Option<Bbox> {
+        let (lo, hi) = self.junction_box.iter().chain(&self.piece_box).fold(EMPTY, |a, b| union_box(a, *b));
+        if !(lo[0].is_finite() && hi[0].is_finite() && lo[1].is_finite() && hi[1].is_finite()) {
+            return None;
         }
-        let pieces: Vec<&RoadPiece> = self.net.pieces.iter().collect();
-        let named = name_faces(kept, &pieces, &self.settings).into_iter().map(|(n, _)| n).collect();
-        self.net.blocks = finish_blocks(named, &self.settings);
-        self.block_box = self.net.blocks.iter().map(|b| (b.id.clone(), polygon_box(&b.polygon))).collect();
+        let wmax = self.net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
+        let m = wmax.max(self.settings.snap_distance).max(1.0_f64.min(hi[0] - lo[0] + hi[1] - lo[1]));
+        Some(([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]))
     }
 
     /// The network's diagnostics: roads left out, the junction stage's, faces dropped.
     fn collect_diagnostics(&mut self) {
-        let mut diags = self.skip_diagnostics().unwrap_or_default();
+        let mut diags: Vec<Diagnostic> = self.skips.values().flatten().cloned().collect();
         diags.extend(self.stage_diags.iter().cloned());
         diags.extend(self.dropped.iter().map(|d| d.0.clone()));
         sort_diagnostics(&mut diags);
@@ -354,41 +354,56 @@ impl Session {
 
     /// Re-solves junctions and road pieces around `dirty`; returns the boxes of the surfaces that
     /// changed, or `None` when a full build is needed instead.
-    fn local_network(&mut self, dirty: &Regions, reach: f64, changes: &mut Changes) -> Option<Regions> {
+    fn local_network(&mut self, dirty: &Regions, changes: &mut Changes) -> Option<Regions> {
+        let reach = self.reach();
         let stats = &mut changes.stats;
-        let halo = 2.0 * reach;
         let mut z = dirty.clone();
+        // The window: the dirty region and the extents of the features in it, within reach.
         let mut y = Regions::default();
         for b in &z.boxes {
-            y.add(grow(*b, halo));
+            y.add(grow(*b, reach));
         }
-        let usable = self.road_box.len();
+        for (feats, boxes, exts) in [
+            (self.net.junctions.iter().map(|j| &j.id).collect::<Vec<_>>(), &self.junction_box, &self.extents.junctions),
+            (self.net.pieces.iter().map(|p| &p.id).collect::<Vec<_>>(), &self.piece_box, &self.extents.pieces),
+        ] {
+            for (id, b) in feats.into_iter().zip(boxes) {
+                if z.meets(*b) {
+                    y.add(grow(exts.get(id).copied().unwrap_or(*b), reach));
+                }
+            }
+        }
+        let usable = self.road_zone.len();
+        let mut local: Option<(Network, Extents, Vec<Diagnostic>, Regions)> = None;
         loop {
-            stats.rounds += 1;
-            if stats.rounds > MAX_ROUNDS {
-                return None;
+            if local.as_ref().is_none_or(|l| l.3.boxes != y.boxes) {
+                stats.rounds += 1;
+                if stats.rounds > MAX_ROUNDS {
+                    return None;
+                }
+                let ids: Vec<&String> = self.road_zone.iter().filter(|(_, b)| y.meets(**b)).map(|(id, _)| id).collect();
+                if ids.len() as f64 > FULL_BUILD_SHARE * usable as f64 {
+                    return None;
+                }
+                stats.roads_rebuilt = ids.len();
+                let lines = self.lines(ids.into_iter());
+                let mut diags = Vec::new();
+                let (net, ext) = network_stage(lines, &self.settings, &mut diags);
+                local = Some((net, ext, diags, y.clone()));
             }
-            let ids: Vec<&String> =
-                self.road_box.iter().filter(|(_, b)| y.meets(**b)).map(|(id, _)| id).collect();
-            if ids.len() as f64 > FULL_BUILD_SHARE * usable as f64 {
-                return None;
-            }
-            stats.roads_rebuilt = ids.len();
-            let lines = self.lines(ids.into_iter());
-            let mut diags = Vec::new();
-            let (local, ext) = network_stage(lines, &self.settings, &mut diags);
+            let (lnet, ext, diags, built) = local.as_ref()?;
             // Trust is judged against the window the roads were taken from.
-            let built = y.clone();
             let trusted = |b: Bbox| built.holds(grow(b, reach));
-            let mut grew = false;
+            let (mut grew_y, mut grew_z) = (false, false);
             // Junctions and pieces: every one whose old or new version meets the dirty region
             // must be trusted, and one that differs brings both versions into the region.
             macro_rules! settle {
                 ($new:expr, $old:expr, $boxes:expr, $exts:expr, $new_ext:expr) => {{
                     for f in $new.iter() {
-                        let nb = polygon_box(&f.polygon);
-                        let old = $old.binary_search_by(|o| o.id.as_str().cmp(f.id.as_str())).ok().map(|i| &$old[i]);
-                        let ob = old.and_then(|o| $boxes.get(&o.id).copied());
+                        let nb = surface_box(&f.polygon);
+                        let at = $old.binary_search_by(|o| o.id.as_str().cmp(f.id.as_str())).ok();
+                        let old = at.map(|i| &$old[i]);
+                        let ob = at.map(|i| $boxes[i]);
                         if !(z.meets(nb) || ob.is_some_and(|b| z.meets(b))) {
                             continue;
                         }
@@ -397,59 +412,50 @@ impl Session {
                         }
                         let e = $new_ext.get(&f.id).copied().unwrap_or(nb);
                         if !trusted(e) {
-                            y.add(grow(e, reach + halo));
-                            grew = true;
+                            grew_y |= y.add(grow(e, reach));
                         } else if old != Some(f) {
-                            grew |= z.add(nb);
+                            grew_z |= z.add(nb);
                             if let Some(b) = ob {
-                                grew |= z.add(b);
+                                grew_z |= z.add(b);
                             }
                         }
                     }
-                    for o in $old.iter() {
-                        let Some(ob) = $boxes.get(&o.id).copied() else { continue };
-                        if !z.meets(ob) || $new.binary_search_by(|f| f.id.as_str().cmp(o.id.as_str())).is_ok() {
+                    for (o, ob) in $old.iter().zip($boxes.iter()) {
+                        if !z.meets(*ob) || $new.binary_search_by(|f| f.id.as_str().cmp(o.id.as_str())).is_ok() {
                             continue;
                         }
                         if suffixed(&o.id) {
                             return None;
                         }
                         // Gone from the window: trusted only if the window covers where it was.
-                        let e = $exts.get(&o.id).copied().unwrap_or(ob);
+                        let e = $exts.get(&o.id).copied().unwrap_or(*ob);
                         if !trusted(e) {
-                            y.add(grow(e, reach + halo));
-                            grew = true;
+                            grew_y |= y.add(grow(e, reach));
                         } else {
-                            grew |= z.add(ob);
+                            grew_z |= z.add(*ob);
                         }
                     }
                 }};
             }
-            settle!(local.junctions, self.net.junctions, self.junction_box, self.extents.junctions, ext.junctions);
-            settle!(local.pieces, self.net.pieces, self.piece_box, self.extents.pieces, ext.pieces);
-            for d in &diags {
+            settle!(lnet.junctions, self.net.junctions, self.junction_box, self.extents.junctions, ext.junctions);
+            settle!(lnet.pieces, self.net.pieces, self.piece_box, self.extents.pieces, ext.pieces);
+            for d in diags {
                 let p = ([d.position.x, d.position.y], [d.position.x, d.position.y]);
                 if z.meets(p) && !built.holds(grow(p, 2.0 * reach)) {
-                    y.add(grow(p, 2.0 * reach + halo));
-                    grew = true;
+                    grew_y |= y.add(grow(p, 2.0 * reach));
                 }
             }
-            if grew {
-                // The window always holds the dirty region with its halo.
-                for b in z.boxes.clone() {
-                    y.add(grow(b, halo));
-                }
+            if grew_y || grew_z {
                 continue;
             }
             // Settled: replace what meets the dirty region.
+            let (lnet, ext, diags, _) = local?;
             let mut changed = Regions::default();
             replace(
                 FeatureKind::Junction,
                 changes,
-                &mut self.net.junctions,
-                local.junctions,
-                &mut self.junction_box,
-                &mut self.extents.junctions,
+                (&mut self.net.junctions, &mut self.junction_box, &mut self.extents.junctions),
+                lnet.junctions,
                 &ext.junctions,
                 &z,
                 &mut changed,
@@ -457,10 +463,8 @@ impl Session {
             replace(
                 FeatureKind::Road,
                 changes,
-                &mut self.net.pieces,
-                local.pieces,
-                &mut self.piece_box,
-                &mut self.extents.pieces,
+                (&mut self.net.pieces, &mut self.piece_box, &mut self.extents.pieces),
+                lnet.pieces,
                 &ext.pieces,
                 &z,
                 &mut changed,
@@ -472,61 +476,74 @@ impl Session {
         }
     }
 
-    /// Finds the blocks again around the surfaces that changed; false when the block stage
-    /// must cover the whole network instead.
-    fn local_blocks(&mut self, changed: &Regions, changes: &mut Changes) -> bool {
-        let Some(whole) = network_frame(&self.net, &self.settings) else { return false };
-        let margin = frame_margin(&self.net, &self.settings);
-        // The frame: the changed surfaces and every old block or dropped face they touch.
-        let mut w: Option<Bbox> = None;
-        let mut add = |b: Bbox| w = Some(w.map_or(b, |w| union_box(w, b)));
-        for b in &changed.boxes {
-            add(*b);
-        }
-        for b in self.block_box.values().chain(self.dropped.iter().map(|d| &d.1)) {
+    /// Finds the blocks again around the surfaces that changed (`changed`): in a frame around
+    /// them and the old blocks they touch, doubled while a face there reaches the frame, or
+    /// around the whole network.
+    fn local_blocks(&mut self, changed: &Regions, changes: &mut Changes) {
+        let Some(whole) = self.whole_frame() else {
+            let old = std::mem::take(&mut self.net.blocks);
+            diff_features(FeatureKind::Block, &old, &[], |b| &b.id, changes);
+            self.block_box.clear();
+            self.dropped.clear();
+            return;
+        };
+        let margin = self.frame_margin();
+        let mut w = EMPTY;
+        for b in changed.boxes.iter().chain(&self.block_box).chain(self.dropped.iter().map(|d| &d.1)) {
             if changed.meets(*b) {
-                add(*b);
+                w = union_box(w, *b);
             }
         }
-        let Some(mut w) = w else { return true };
-        let mut doublings = 0;
-        let (frame, found) = loop {
+        for _ in 0..MAX_FRAME_DOUBLINGS {
             let frame = grow(w, margin);
             if contains(frame, whole) {
-                return false;
+                break;
             }
-            let surfaces = self
-                .net
-                .pieces
-                .iter()
-                .filter(|p| self.piece_box.get(&p.id).is_some_and(|b| meets(*b, frame)))
-                .map(|p| &p.polygon)
-                .chain(
-                    self.net
-                        .junctions
-                        .iter()
-                        .filter(|j| self.junction_box.get(&j.id).is_some_and(|b| meets(*b, frame)))
-                        .map(|j| &j.polygon),
-                );
-            let found = faces(surfaces, frame);
-            // A face that reaches the frame where surfaces changed is larger than the frame.
-            let open = found.outer.iter().any(|o| {
-                changed.boxes.iter().any(|b| {
-                    let ([x0, y0], [x1, y1]) = *b;
-                    let rect = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
-                    meets(polygon_box(o), *b) && shape(o).interiors_intersect(&rect)
-                })
-            });
-            if !open {
-                break (frame, found);
-            }
-            doublings += 1;
-            if doublings > MAX_FRAME_DOUBLINGS {
-                return false;
+            if self.blocks_in(frame, changed, false, changes) {
+                return;
             }
             let (lo, hi) = w;
             w = grow(w, (hi[0] - lo[0]).max(hi[1] - lo[1]).max(margin));
+        }
+        changes.stats.full_blocks = true;
+        self.blocks_in(whole, changed, true, changes);
+    }
+
+    /// How far a block frame reaches past what it must hold: the widest road, at least the snap
+    /// distance and a metre, metres.
+    fn frame_margin(&self) -> f64 {
+        let wmax = self.net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
+        wmax.max(self.settings.snap_distance).max(1.0)
+    }
+
+    /// Finds the faces inside `frame` and replaces the blocks (and dropped faces) that meet
+    /// `changed` by the faces that do. With `whole` the frame holds the whole network (faces
+    /// that reach it are the outer face); otherwise false, with nothing changed, when a face
+    /// that meets `changed` reaches the frame or cannot be named from inside it.
+    fn blocks_in(&mut self, frame: Bbox, changed: &Regions, whole: bool, changes: &mut Changes) -> bool {
+        let pick = |boxes: &[Bbox]| -> Vec<usize> {
+            boxes.iter().enumerate().filter(|(_, b)| meets(**b, frame)).map(|(i, _)| i).collect()
         };
+        let (pi, ji) = (pick(&self.piece_box), pick(&self.junction_box));
+        let surfaces = pi
+            .iter()
+            .map(|&i| &self.net.pieces[i].polygon)
+            .chain(ji.iter().map(|&i| &self.net.junctions[i].polygon));
+        let found = faces(surfaces, frame);
+        if !whole {
+            // A face that reaches the frame where surfaces changed is larger than the frame.
+            let open = found.outer.iter().any(|o| {
+                let ob = polygon_box(o);
+                changed.boxes.iter().any(|b| {
+                    let ([x0, y0], [x1, y1]) = *b;
+                    let rect = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
+                    meets(ob, *b) && shape(o).interiors_intersect(&rect)
+                })
+            });
+            if open {
+                return false;
+            }
+        }
         // The faces that meet the changed surfaces replace the old blocks that do.
         let (mut kept, mut small): (Vec<Face>, Vec<Face>) = (Vec::new(), Vec::new());
         for face in found.inner {
@@ -539,48 +556,54 @@ impl Session {
                 kept.push(face);
             }
         }
-        let pieces: Vec<&RoadPiece> =
-            self.net.pieces.iter().filter(|p| self.piece_box.get(&p.id).is_some_and(|b| meets(*b, frame))).collect();
+        let pieces: Vec<&RoadPiece> = pi.iter().map(|&i| &self.net.pieces[i]).collect();
         let corners: Vec<Point> = kept.iter().map(|f| f.corner).collect();
         let named = name_faces(kept, &pieces, &self.settings);
-        // A block is named by the nearest road piece: one outside the frame could be nearer
-        // than those inside only if the corner is closer to the frame than to them.
-        for ((_, d2), c) in named.iter().zip(&corners) {
-            let to_frame =
-                (c.x - frame.0[0]).min(frame.1[0] - c.x).min(c.y - frame.0[1]).min(frame.1[1] - c.y).max(0.0);
-            if !(d2.sqrt() < to_frame) {
-                return false;
+        if !whole {
+            // A block is named by the nearest road piece: one outside the frame could be nearer
+            // than those inside only if the corner is closer to the frame than to them.
+            for ((_, d2), c) in named.iter().zip(&corners) {
+                let to_frame =
+                    (c.x - frame.0[0]).min(frame.1[0] - c.x).min(c.y - frame.0[1]).min(frame.1[1] - c.y).max(0.0);
+                if !(d2.sqrt() < to_frame) {
+                    return false;
+                }
             }
         }
         let named: Vec<_> = named.into_iter().map(|(n, _)| n).collect();
-        // Ids made unique among blocks outside the region cannot be settled here.
-        let gone: BTreeSet<&String> = self.block_box.iter().filter(|(_, b)| changed.meets(**b)).map(|(id, _)| id).collect();
+        let gone: Vec<bool> = self.block_box.iter().map(|b| changed.meets(*b)).collect();
+        // Ids made unique among blocks that stay cannot be settled here.
         let mut bases = BTreeSet::new();
         for (base, _, _) in &named {
-            if !bases.insert(base.clone()) || suffixed(base) {
-                return false;
-            }
-            let hash = format!("{base}#");
-            if self.net.blocks.iter().any(|b| !gone.contains(&b.id) && (b.id == *base || b.id.starts_with(&hash))) {
-                return false;
-            }
+            bases.insert(base.as_str());
         }
-        if gone.iter().any(|id| suffixed(id)) {
-            return false;
-        }
+        let clash = self
+            .net
+            .blocks
+            .iter()
+            .zip(&gone)
+            .any(|(b, g)| !g && bases.contains(b.id.rsplit_once('#').filter(|_| suffixed(&b.id)).map_or(b.id.as_str(), |x| x.0)));
         let fresh = finish_blocks(named, &self.settings);
-        let gone: BTreeSet<String> = gone.into_iter().cloned().collect();
-        let old: Vec<Block> = self.net.blocks.iter().filter(|b| gone.contains(&b.id)).cloned().collect();
+        if clash {
+            // The pipeline numbers blocks with one base by their corners, all together: find
+            // every block again (no block stays, so no clash is left).
+            let all = Regions { boxes: vec![frame] };
+            return if whole { self.blocks_in(frame, &all, true, changes) } else { false };
+        }
+        let mut old: Vec<Block> = Vec::new();
+        let mut blocks = Vec::with_capacity(self.net.blocks.len() + fresh.len());
+        for (b, g) in std::mem::take(&mut self.net.blocks).into_iter().zip(gone) {
+            if g {
+                old.push(b);
+            } else {
+                blocks.push(b);
+            }
+        }
         diff_features(FeatureKind::Block, &old, &fresh, |b| &b.id, changes);
-        self.net.blocks.retain(|b| !gone.contains(&b.id));
-        for id in &gone {
-            self.block_box.remove(id);
-        }
-        for b in &fresh {
-            self.block_box.insert(b.id.clone(), polygon_box(&b.polygon));
-        }
-        self.net.blocks.extend(fresh);
-        self.net.blocks.sort_by(|a, b| a.id.cmp(&b.id));
+        blocks.extend(fresh);
+        blocks.sort_by(|a, b| a.id.cmp(&b.id));
+        self.block_box = blocks.iter().map(|b| polygon_box(&b.polygon)).collect();
+        self.net.blocks = blocks;
         self.dropped.retain(|d| !changed.meets(d.1));
         for f in small {
             self.dropped.push((face_dropped(&f, &self.settings), polygon_box(&f.polygon)));
@@ -589,70 +612,19 @@ impl Session {
     }
 }
 
-/// How far a block frame reaches past what it must hold: the widest road, at least the snap
-/// distance and a metre, metres.
-fn frame_margin(net: &Network, settings: &Settings) -> f64 {
-    let wmax = net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
-    wmax.max(settings.snap_distance).max(1.0)
+/// How far a road's surface, its corners and its nodes reach from its centerline: its width and
+/// its corner radius, metres.
+fn own_reach(line: &RoadLine) -> f64 {
+    line.width + line.corner_radius
 }
 
-/// Replaces the features of `all` that meet `z` by those of `local` that do, keeping `all`
-/// sorted by id; the boxes of surfaces that changed go into `changed`.
-#[allow(clippy::too_many_arguments)]
-fn replace<F: Feature>(
-    kind: FeatureKind,
-    changes: &mut Changes,
-    all: &mut Vec<F>,
-    local: Vec<F>,
-    boxes: &mut BTreeMap<String, Bbox>,
-    exts: &mut BTreeMap<String, Bbox>,
-    local_ext: &BTreeMap<String, Bbox>,
-    z: &Regions,
-    changed: &mut Regions,
-) {
-    let mut incoming: BTreeMap<String, F> = local
-        .into_iter()
-        .filter(|f| z.meets(polygon_box(f.polygon())))
-        .map(|f| (f.id().to_string(), f))
-        .collect();
-    let mut out = Vec::with_capacity(all.len() + incoming.len());
-    for f in std::mem::take(all) {
-        let b = boxes.get(f.id()).copied().unwrap_or_else(|| polygon_box(f.polygon()));
-        if !z.meets(b) {
-            out.push(f);
-            continue;
-        }
-        match incoming.remove(f.id()) {
-            Some(n) if n == f => out.push(f),
-            Some(n) => {
-                changes.changed.push((kind, n.id().to_string()));
-                changed.add(b);
-                changed.add(polygon_box(n.polygon()));
-                out.push(n);
-            }
-            None => {
-                changes.removed.push((kind, f.id().to_string()));
-                changed.add(b);
-                boxes.remove(f.id());
-                exts.remove(f.id());
-            }
-        }
+/// The box of a surface's outline; empty for an outline the block stage leaves out.
+fn surface_box(p: &Polygon) -> Bbox {
+    if p.exterior.len() < 3 {
+        EMPTY
+    } else {
+        polygon_box(p)
     }
-    for (_, n) in incoming {
-        changes.added.push((kind, n.id().to_string()));
-        changed.add(polygon_box(n.polygon()));
-        out.push(n);
-    }
-    out.sort_by(|a, b| a.id().cmp(b.id()));
-    for f in &out {
-        if let Some(e) = local_ext.get(f.id()) {
-            if z.meets(polygon_box(f.polygon())) {
-                boxes.insert(f.id().to_string(), polygon_box(f.polygon()));
-                exts.insert(f.id().to_string(), *e);
-            }
-        }
-    }
-    *all = out;
 }
 
 /// A junction or a road piece, as [`replace`] handles them.
@@ -679,6 +651,62 @@ impl Feature for RoadPiece {
     }
 }
 
+/// Replaces the features of a list (with their boxes and extents, kept in step) that meet `z`
+/// by the features of `local` that do, keeping the list sorted by id; records what changed in
+/// `changes` and the boxes of the surfaces that changed in `changed`.
+fn replace<F: Feature>(
+    kind: FeatureKind,
+    changes: &mut Changes,
+    (all, boxes, exts): (&mut Vec<F>, &mut Vec<Bbox>, &mut BTreeMap<String, Bbox>),
+    local: Vec<F>,
+    local_ext: &BTreeMap<String, Bbox>,
+    z: &Regions,
+    changed: &mut Regions,
+) {
+    let mut incoming: BTreeMap<String, (F, Bbox)> = local
+        .into_iter()
+        .map(|f| (surface_box(f.polygon()), f))
+        .filter(|(b, _)| z.meets(*b))
+        .map(|(b, f)| (f.id().to_string(), (f, b)))
+        .collect();
+    let mut out: Vec<(F, Bbox)> = Vec::with_capacity(all.len() + incoming.len());
+    let fresh = |f: &F, exts: &mut BTreeMap<String, Bbox>| {
+        if let Some(e) = local_ext.get(f.id()) {
+            exts.insert(f.id().to_string(), *e);
+        }
+    };
+    for (f, b) in std::mem::take(all).into_iter().zip(std::mem::take(boxes)) {
+        if !z.meets(b) {
+            out.push((f, b));
+            continue;
+        }
+        match incoming.remove(f.id()) {
+            Some((n, _)) if n == f => out.push((f, b)),
+            Some((n, nb)) => {
+                changes.changed.push((kind, n.id().to_string()));
+                changed.add(b);
+                changed.add(nb);
+                fresh(&n, exts);
+                out.push((n, nb));
+            }
+            None => {
+                changes.removed.push((kind, f.id().to_string()));
+                changed.add(b);
+                exts.remove(f.id());
+            }
+        }
+    }
+    for (_, (n, nb)) in incoming {
+        changes.added.push((kind, n.id().to_string()));
+        changed.add(nb);
+        fresh(&n, exts);
+        out.push((n, nb));
+    }
+    // The old features are in order and the new ones follow: a stable sort merges them.
+    out.sort_by(|a, b| a.0.id().cmp(b.0.id()));
+    (*all, *boxes) = out.into_iter().unzip();
+}
+
 /// An id made unique with a `#n` suffix: its number depends on features far away.
 fn suffixed(id: &str) -> bool {
     id.rsplit_once('#').is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
@@ -686,23 +714,24 @@ fn suffixed(id: &str) -> bool {
 
 /// What changed between two lists of features sorted by id, added to `c`.
 fn diff_features<F: PartialEq>(kind: FeatureKind, old: &[F], new: &[F], id: impl Fn(&F) -> &str, c: &mut Changes) {
+    use std::cmp::Ordering;
     let (mut i, mut j) = (0, 0);
     while i < old.len() || j < new.len() {
         let ord = match (old.get(i), new.get(j)) {
             (Some(a), Some(b)) => id(a).cmp(id(b)),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            _ => std::cmp::Ordering::Greater,
+            (Some(_), None) => Ordering::Less,
+            _ => Ordering::Greater,
         };
         match ord {
-            std::cmp::Ordering::Less => {
+            Ordering::Less => {
                 c.removed.push((kind, id(&old[i]).to_string()));
                 i += 1;
             }
-            std::cmp::Ordering::Greater => {
+            Ordering::Greater => {
                 c.added.push((kind, id(&new[j]).to_string()));
                 j += 1;
             }
-            std::cmp::Ordering::Equal => {
+            Ordering::Equal => {
                 if old[i] != new[j] {
                     c.changed.push((kind, id(&new[j]).to_string()));
                 }
@@ -713,33 +742,19 @@ fn diff_features<F: PartialEq>(kind: FeatureKind, old: &[F], new: &[F], id: impl
     }
 }
 
-/// A set of boxes; overlapping boxes are merged into their union.
+/// A region: a union of boxes.
 #[derive(Clone, Debug, Default)]
 struct Regions {
     boxes: Vec<Bbox>,
 }
 
 impl Regions {
-    /// Adds a box; true when the region grew.
+    /// Adds a box (dropping the boxes it holds); true when the region grew.
     fn add(&mut self, b: Bbox) -> bool {
         if !(b.0[0] <= b.1[0] && b.0[1] <= b.1[1]) || self.holds(b) {
             return false;
         }
-        let mut b = b;
-        loop {
-            let before = self.boxes.len();
-            self.boxes.retain(|x| {
-                if meets(*x, b) {
-                    b = union_box(*x, b);
-                    false
-                } else {
-                    true
-                }
-            });
-            if self.boxes.len() == before {
-                break;
-            }
-        }
+        self.boxes.retain(|x| !contains(b, *x));
         self.boxes.push(b);
         true
     }
