@@ -42,7 +42,7 @@ use crate::blocks::{face_dropped, faces, finish_blocks, name_faces, polygon_box,
 use crate::graph::RoadLine;
 use crate::overlay::shape;
 use crate::pipeline::{
-    first_of_each_id, network_stage, prepare_one, skip, sort_diagnostics, union_box, Extents, DUPLICATE_ID,
+    first_of_each_id, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics, union_box, Extents, DUPLICATE_ID,
 };
 use crate::types::*;
 use crate::{Error, FeatureKind, Settings};
@@ -388,7 +388,9 @@ impl Session {
                 stats.roads_rebuilt = ids.len();
                 let lines = self.lines(ids.into_iter());
                 let mut diags = Vec::new();
-                let (net, ext) = network_stage(lines, &self.settings, &mut diags);
+                let window = y.clone();
+                let focus = |b: Bbox| window.meets(b);
+                let (net, ext) = network_stage_in(lines, &self.settings, &mut diags, Some(&focus));
                 local = Some((net, ext, diags, y.clone()));
             }
             let (lnet, ext, diags, built) = local.as_ref()?;

@@ -64,9 +64,30 @@ pub(crate) fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
 /// Stages 2 to 6 on prepared roads (sorted by id): junctions and road pieces, no blocks; and
 /// how far each one's inputs reach (see [`Extents`]).
 pub(crate) fn network_stage(roads: Vec<RoadLine>, settings: &Settings, diags: &mut Vec<Diagnostic>) -> (Network, Extents) {
+    network_stage_in(roads, settings, diags, None)
+}
+
+/// Which boxes a partial build must get right: a junction whose every node lies outside it is
+/// not built (its surface left empty, its setbacks zero), nor a road piece with no end (or, for
+/// a piece without junctions, no part) in it. What is built next to such a junction is wrong,
+/// and its extent says so: it reaches the junction's nodes.
+pub(crate) type Focus<'a> = &'a dyn Fn(Bbox) -> bool;
+
+/// [`network_stage`], building only what meets `focus` (everything without one).
+pub(crate) fn network_stage_in(
+    roads: Vec<RoadLine>,
+    settings: &Settings,
+    diags: &mut Vec<Diagnostic>,
+    focus: Option<Focus<'_>>,
+) -> (Network, Extents) {
     let (graph, mut uf) = build_graph(roads, settings, diags);
-    let layout = settle_junctions(&graph, &mut uf, settings, diags);
-    assemble(&graph, &layout, settings.tolerance)
+    let node_in = |n: usize| focus.is_none_or(|f| f(([graph.nodes[n].pos.x, graph.nodes[n].pos.y], [graph.nodes[n].pos.x, graph.nodes[n].pos.y])));
+    let layout = settle_junctions(&graph, &mut uf, settings, diags, &node_in);
+    let edge_in = |e: &crate::graph::Edge| match (e.n0, e.n1) {
+        (None, None) => focus.is_none_or(|f| f(line_box(&e.line.pts))),
+        (a, b) => a.is_some_and(node_in) || b.is_some_and(node_in),
+    };
+    assemble(&graph, &layout, settings.tolerance, &edge_in)
 }
 
 pub(crate) fn skip(
@@ -249,7 +270,13 @@ fn compute_base(g: &Graph, base: &Base, settings: &Settings) -> JunctionOut {
 }
 
 /// Stages 3 to 5: base junctions, then groups of bases that overlap.
-fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Layout {
+fn settle_junctions(
+    g: &Graph,
+    uf: &mut UnionFind,
+    settings: &Settings,
+    diags: &mut Vec<Diagnostic>,
+    node_in: &dyn Fn(usize) -> bool,
+) -> Layout {
     let n_nodes = g.nodes.len();
     let base_root: Vec<usize> = (0..n_nodes).map(|i| uf.find(i)).collect();
     let mut bwidth: BTreeMap<usize, f64> = BTreeMap::new();
@@ -292,6 +319,7 @@ fn settle_junctions(g: &Graph, uf: &mut UnionFind, settings: &Settings, diags: &
         let todo: Vec<(&usize, &Base)> = bases
             .iter()
             .filter(|(r, b)| built.get(*r).is_none_or(|(arms, inner, _)| *arms != b.arms || *inner != b.inner))
+            .filter(|(_, b)| b.nodes.iter().any(|&n| node_in(n)))
             .collect();
         let fresh: Vec<(usize, JunctionOut)> =
             todo.par_iter().map(|(r, b)| (**r, compute_base(g, b, settings))).collect();
@@ -776,7 +804,12 @@ fn line_box(pts: &[Point3]) -> Bbox {
 }
 
 /// Stage 6 and the features: junctions and road pieces with their ids.
-fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> (Network, Extents) {
+fn assemble(
+    g: &Graph,
+    layout: &Layout,
+    tolerance: f64,
+    edge_in: &dyn Fn(&crate::graph::Edge) -> bool,
+) -> (Network, Extents) {
     let mut extents = Extents::default();
     // Junction ids: the smallest (road id, position) among the stops of the cluster.
     let mut junctions = Vec::new();
@@ -859,6 +892,10 @@ fn assemble(g: &Graph, layout: &Layout, tolerance: f64) -> (Network, Extents) {
         }
         let road = &g.roads[e.road];
         let id = unique(format!("r/{}/{:.2}", road.id, e.s0), &mut used_p);
+        // Numbered with the others, built only when in focus.
+        if !edge_in(e) {
+            continue;
+        }
         let reach = [&from, &to]
             .into_iter()
             .flatten()
