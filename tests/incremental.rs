@@ -101,19 +101,16 @@ fn edit(input: &Input, op: &Op, serial: usize) -> Edit {
 }
 
 /// Every feature that differs between `old` and `new`, by kind and id.
-fn differences(old: &Network, new: &Network) -> (BTreeSet<(FeatureKind, String)>, BTreeSet<(FeatureKind, String)>) {
+fn differences(old: &Network, new: &Network) -> BTreeSet<(FeatureKind, String)> {
     let mut touched = BTreeSet::new();
-    let mut all = BTreeSet::new();
     macro_rules! pass {
         ($kind:expr, $a:expr, $b:expr) => {
             for f in $a.iter() {
-                all.insert(($kind, f.id.clone()));
                 if !$b.iter().any(|g| g == f) {
                     touched.insert(($kind, f.id.clone()));
                 }
             }
             for f in $b.iter() {
-                all.insert(($kind, f.id.clone()));
                 if !$a.iter().any(|g| g == f) {
                     touched.insert(($kind, f.id.clone()));
                 }
@@ -123,7 +120,7 @@ fn differences(old: &Network, new: &Network) -> (BTreeSet<(FeatureKind, String)>
     pass!(FeatureKind::Junction, old.junctions, new.junctions);
     pass!(FeatureKind::Road, old.pieces, new.pieces);
     pass!(FeatureKind::Block, old.blocks, new.blocks);
-    (touched, all)
+    touched
 }
 
 /// Checks one update against a full build, and its reported changes against the difference.
@@ -147,7 +144,7 @@ fn check_step(what: &str, session: &mut Session, e: Edit) -> Changes {
     assert_eq!(net.diagnostics, full.diagnostics, "{what}: diagnostics");
     assert!(*net == full, "{what}: networks differ");
     // The reported changes are exactly the features that differ.
-    let (touched, _) = differences(&before, net);
+    let touched = differences(&before, net);
     let reported: BTreeSet<(FeatureKind, String)> =
         changes.added.iter().chain(&changes.changed).chain(&changes.removed).cloned().collect();
     assert_eq!(reported, touched, "{what}: reported changes");
@@ -229,41 +226,4 @@ fn undo_restores_the_network() {
         let same = session.update(&[Edit::Upsert(input.roads[i].clone())]).expect("same");
         assert!(same.is_empty(), "an edit that changes nothing reported {same:?}");
     }
-}
-
-#[test]
-#[ignore]
-fn debug_one() {
-    let input = load("osm/kotka.roads.json");
-    let mut session = Session::new(input.clone(), Settings::default()).expect("session");
-    let i = 2304514527715849276usize % input.roads.len();
-    let id = input.roads[i].id.clone();
-    let before = session.network().clone();
-    let c = session.update(&[Edit::Remove(id.clone())]).unwrap();
-    let full = build(&session.input(), session.settings()).unwrap();
-    eprintln!("removed {id}: {:?}", c.stats);
-    for (a, b) in session.network().junctions.iter().zip(&full.junctions) {
-        if a != b {
-            let old = before.junctions.iter().find(|j| j.id == a.id);
-            eprintln!("{}: upd==old {:?}\n upd {:?}\n full {:?}", a.id, old.map(|o| o == a), a, b);
-        }
-    }
-}
-
-#[test]
-#[ignore]
-fn debug_timing() {
-    let input = load("osm/liege_center.roads.json");
-    let mut session = Session::new(input.clone(), Settings::default()).expect("session");
-    let mut times = Vec::new();
-    for i in (0..input.roads.len()).step_by(31) {
-        let e = Edit::Upsert(shifted(&input.roads[i], |_, p| Point3::new(p.x + 1.5, p.y - 1.0, p.z)));
-        let t = std::time::Instant::now();
-        let c = session.update(&[e]).unwrap();
-        let dt = t.elapsed().as_secs_f64() * 1e3;
-        times.push(dt);
-        eprintln!("{:>8} {:7.2} ms {:?} changed {}", input.roads[i].id, dt, c.stats, c.added.len() + c.changed.len() + c.removed.len());
-    }
-    times.sort_by(f64::total_cmp);
-    eprintln!("median {:.2} ms", times[times.len() / 2]);
 }

@@ -106,8 +106,12 @@ const LOT_RETRIES: usize = 4;
 /// can reach right back to the block's outline. Each block is inset on its own, on the finest
 /// grid its own extent allows: insetting many blocks in one call puts them on a coarser grid,
 /// on which curved lot outlines leave slivers that the platform meshes cannot close.
-fn fill_lots(blocks: &mut [Block], settings: &Settings) {
+fn fill_lots(blocks: &mut [Block], settings: &Settings, known: &(dyn Fn(&Block) -> Option<Vec<Polygon>> + Sync)) {
     blocks.par_iter_mut().for_each(|b| {
+        if let Some(lots) = known(b) {
+            b.lots = lots;
+            return;
+        }
         let band = b.profile.curb_width + b.profile.sidewalk_left;
         b.lots = if !(band > 0.0) {
             vec![b.polygon.clone()]
@@ -181,7 +185,7 @@ fn simplify_polygon(p: &mut Polygon) {
 /// Block outlines are computed on a grid this fine (metres: 2^-13, about an eighth of a
 /// millimetre; a power of two, so that scaling onto it is exact), so that roads that nearly
 /// touch cannot leave a block whose outline nearly touches itself.
-const BLOCK_GRID: f64 = 1.0 / 8192.0;
+pub(crate) const BLOCK_GRID: f64 = 1.0 / 8192.0;
 
 /// An axis-aligned box, as (lowest, highest) corners, metres.
 pub(crate) type Bbox = ([f64; 2], [f64; 2]);
@@ -278,10 +282,13 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
             let first = nearest.next();
             let dist2 = first.map_or(f64::INFINITY, |f| f.1);
             let best = first.map(|(seg, d2)| {
-                nearest
-                    .take_while(|(_, e2)| *e2 <= d2)
-                    .map(|(s, _)| s.data)
-                    .fold(seg.data, |m, c| if (pieces[c.0].id.as_str(), c.1) < (pieces[m.0].id.as_str(), m.1) { c } else { m })
+                nearest.take_while(|(_, e2)| *e2 <= d2).map(|(s, _)| s.data).fold(seg.data, |m, c| {
+                    if (pieces[c.0].id.as_str(), c.1) < (pieces[m.0].id.as_str(), m.1) {
+                        c
+                    } else {
+                        m
+                    }
+                })
             });
             let base = match best {
                 Some((pi, k)) => {
@@ -310,8 +317,13 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
 }
 
 /// Gives blocks with the same base the suffixes `#2`, `#3`, ... in the order of their corners,
-/// sorts them by id and fills their lots.
-pub(crate) fn finish_blocks(mut named: Vec<Named>, settings: &Settings) -> Vec<Block> {
+/// sorts them by id and fills their lots (taking those that `known` already has: the lots of a
+/// block depend on nothing but its outline and profile).
+pub(crate) fn finish_blocks(
+    mut named: Vec<Named>,
+    settings: &Settings,
+    known: &(dyn Fn(&Block) -> Option<Vec<Polygon>> + Sync),
+) -> Vec<Block> {
     named.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)).then(a.1.y.total_cmp(&b.1.y)));
     let mut used: BTreeMap<String, usize> = BTreeMap::new();
     let mut blocks: Vec<Block> = named
@@ -324,7 +336,7 @@ pub(crate) fn finish_blocks(mut named: Vec<Named>, settings: &Settings) -> Vec<B
         })
         .collect();
     blocks.sort_by(|a, b| a.id.cmp(&b.id));
-    fill_lots(&mut blocks, settings);
+    fill_lots(&mut blocks, settings, known);
     blocks
 }
 
@@ -367,5 +379,5 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
         }
     }
     let pieces: Vec<&RoadPiece> = net.pieces.iter().collect();
-    finish_blocks(name_faces(kept, &pieces, settings).into_iter().map(|(n, _)| n).collect(), settings)
+    finish_blocks(name_faces(kept, &pieces, settings).into_iter().map(|(n, _)| n).collect(), settings, &|_| None)
 }

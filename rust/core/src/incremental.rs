@@ -42,7 +42,8 @@ use crate::blocks::{face_dropped, faces, finish_blocks, name_faces, polygon_box,
 use crate::graph::RoadLine;
 use crate::overlay::shape;
 use crate::pipeline::{
-    first_of_each_id, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics, union_box, Extents, DUPLICATE_ID,
+    first_of_each_id, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics, union_box, Extents,
+    Prepared, DUPLICATE_ID,
 };
 use crate::types::*;
 use crate::{Error, FeatureKind, Settings};
@@ -92,16 +93,13 @@ pub struct UpdateStats {
     pub full_blocks: bool,
 }
 
-/// Why a prepared road is not usable: the point concerned and a reason for a person.
-type Unusable = (Option<usize>, String);
-
 /// A network kept between calls; see the module documentation.
 pub struct Session {
     settings: Settings,
     /// The input, in order.
     roads: Vec<Road>,
     /// The first road of each id, prepared (flattened) or why it is left out.
-    prepared: BTreeMap<String, Result<RoadLine, Unusable>>,
+    prepared: BTreeMap<String, Prepared>,
     /// The box of each usable road's centerline grown by its own reach.
     road_zone: BTreeMap<String, Bbox>,
     /// The diagnostics of the roads of each id that are left out.
@@ -125,8 +123,9 @@ const FULL_BUILD_SHARE: f64 = 0.5;
 /// Builds of the window before an update falls back to a full build.
 const MAX_ROUNDS: usize = 16;
 
-/// Doublings of the block frame before the block stage looks at the whole network.
-const MAX_FRAME_DOUBLINGS: usize = 4;
+/// Block frames stretched to a side of the network before the block stage looks at the whole
+/// network.
+const STRETCHED_FRAMES: usize = 2;
 
 /// A box that holds nothing and meets nothing.
 const EMPTY: Bbox = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
@@ -150,7 +149,7 @@ impl Session {
             dropped: Vec::new(),
         };
         let first = first_of_each_id(&s.roads);
-        let prepared: Vec<(String, Result<RoadLine, Unusable>)> = s
+        let prepared: Vec<(String, Prepared)> = s
             .roads
             .par_iter()
             .zip(first.par_iter())
@@ -199,7 +198,7 @@ impl Session {
                 Edit::Remove(id) => last.insert(id, None),
             };
         }
-        let fresh: Vec<(String, Option<(Road, Result<RoadLine, Unusable>)>)> = last
+        let fresh: Vec<(String, Option<(Road, Prepared)>)> = last
             .par_iter()
             .map(|(id, r)| (id.to_string(), r.map(|r| (r.clone(), prepare_one(r, &self.settings)))))
             .collect();
@@ -251,7 +250,8 @@ impl Session {
         }
         let mut changes = Changes::default();
         let old_diags = std::mem::take(&mut self.net.diagnostics);
-        let surfaces = if dirty.boxes.is_empty() { Some(Regions::default()) } else { self.local_network(&dirty, &mut changes) };
+        let surfaces =
+            if dirty.boxes.is_empty() { Some(Regions::default()) } else { self.local_network(&dirty, &mut changes) };
         match surfaces {
             Some(surfaces) => {
                 if !surfaces.boxes.is_empty() {
@@ -277,7 +277,7 @@ impl Session {
     }
 
     /// Records road `id`'s preparation (or its absence) and its zone.
-    fn set_prepared(&mut self, id: String, p: Option<Result<RoadLine, Unusable>>) {
+    fn set_prepared(&mut self, id: String, p: Option<Prepared>) {
         match p {
             Some(p) => {
                 match &p {
@@ -327,7 +327,7 @@ impl Session {
         self.dropped.clear();
         if let Some(frame) = self.whole_frame() {
             let all = Regions { boxes: vec![frame] };
-            self.blocks_in(frame, &all, true, &mut Changes::default());
+            self.blocks_in(frame, &all, None, &mut Changes::default());
         }
         self.collect_diagnostics();
     }
@@ -496,19 +496,34 @@ impl Session {
                 w = union_box(w, *b);
             }
         }
-        for _ in 0..MAX_FRAME_DOUBLINGS {
-            let frame = grow(w, margin);
+        // Frames to try: around the changed surfaces and the blocks they touch; twice as large;
+        // stretched to the nearest side of the network, then to the next (a face that reaches
+        // past the network's side is the outer face).
+        let (lo, hi) = w;
+        let mut frames = vec![grow(w, margin), grow(w, (hi[0] - lo[0]).max(hi[1] - lo[1]).max(margin) + margin)];
+        let mut sides =
+            [(lo[0] - whole.0[0], 0), (whole.1[0] - hi[0], 1), (lo[1] - whole.0[1], 2), (whole.1[1] - hi[1], 3)];
+        sides.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (_, side) in sides.iter().take(STRETCHED_FRAMES) {
+            let mut f = grow(w, margin);
+            match side {
+                0 => f.0[0] = whole.0[0],
+                1 => f.1[0] = whole.1[0],
+                2 => f.0[1] = whole.0[1],
+                _ => f.1[1] = whole.1[1],
+            }
+            frames.push(f);
+        }
+        for frame in frames {
             if contains(frame, whole) {
                 break;
             }
-            if self.blocks_in(frame, changed, false, changes) {
+            if self.blocks_in(frame, changed, Some(whole), changes) {
                 return;
             }
-            let (lo, hi) = w;
-            w = grow(w, (hi[0] - lo[0]).max(hi[1] - lo[1]).max(margin));
         }
         changes.stats.full_blocks = true;
-        self.blocks_in(whole, changed, true, changes);
+        self.blocks_in(whole, changed, None, changes);
     }
 
     /// How far a block frame reaches past what it must hold: the widest road, at least the snap
@@ -519,28 +534,39 @@ impl Session {
     }
 
     /// Finds the faces inside `frame` and replaces the blocks (and dropped faces) that meet
-    /// `changed` by the faces that do. With `whole` the frame holds the whole network (faces
-    /// that reach it are the outer face); otherwise false, with nothing changed, when a face
-    /// that meets `changed` reaches the frame or cannot be named from inside it.
-    fn blocks_in(&mut self, frame: Bbox, changed: &Regions, whole: bool, changes: &mut Changes) -> bool {
+    /// `changed` by the faces that do. Without `network` the frame is the whole network's
+    /// (faces that reach it are the outer face). With it (the whole network's frame), false,
+    /// with nothing changed, when a face that meets `changed` reaches the frame only inside the
+    /// network (it may be larger than the frame) or cannot be named from inside the frame.
+    fn blocks_in(&mut self, frame: Bbox, changed: &Regions, network: Option<Bbox>, changes: &mut Changes) -> bool {
+        let whole = network.is_none();
         let pick = |boxes: &[Bbox]| -> Vec<usize> {
             boxes.iter().enumerate().filter(|(_, b)| meets(**b, frame)).map(|(i, _)| i).collect()
         };
         let (pi, ji) = (pick(&self.piece_box), pick(&self.junction_box));
-        let surfaces = pi
-            .iter()
-            .map(|&i| &self.net.pieces[i].polygon)
-            .chain(ji.iter().map(|&i| &self.net.junctions[i].polygon));
+        let surfaces =
+            pi.iter().map(|&i| &self.net.pieces[i].polygon).chain(ji.iter().map(|&i| &self.net.junctions[i].polygon));
         let found = faces(surfaces, frame);
-        if !whole {
-            // A face that reaches the frame where surfaces changed is larger than the frame.
+        if let Some(net_frame) = network {
+            // A face that reaches the frame where surfaces changed may be larger than the frame,
+            // unless it reaches a side of the frame that lies outside the network's frame: from
+            // there it runs on to infinity, so it is the outer face.
+            let ([x0, y0], [x1, y1]) = frame;
+            let near = 2.0 * crate::blocks::BLOCK_GRID;
+            let outside = |p: &Point| {
+                (x0 < net_frame.0[0] && p.x <= x0 + near)
+                    || (x1 > net_frame.1[0] && p.x >= x1 - near)
+                    || (y0 < net_frame.0[1] && p.y <= y0 + near)
+                    || (y1 > net_frame.1[1] && p.y >= y1 - near)
+            };
             let open = found.outer.iter().any(|o| {
                 let ob = polygon_box(o);
-                changed.boxes.iter().any(|b| {
-                    let ([x0, y0], [x1, y1]) = *b;
-                    let rect = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
-                    meets(ob, *b) && shape(o).interiors_intersect(&rect)
-                })
+                !o.exterior.iter().any(outside)
+                    && changed.boxes.iter().any(|b| {
+                        let ([bx0, by0], [bx1, by1]) = *b;
+                        let rect = vec![vec![[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]];
+                        meets(ob, *b) && shape(o).interiors_intersect(&rect)
+                    })
             });
             if open {
                 return false;
@@ -579,18 +605,25 @@ impl Session {
         for (base, _, _) in &named {
             bases.insert(base.as_str());
         }
-        let clash = self
-            .net
-            .blocks
-            .iter()
-            .zip(&gone)
-            .any(|(b, g)| !g && bases.contains(b.id.rsplit_once('#').filter(|_| suffixed(&b.id)).map_or(b.id.as_str(), |x| x.0)));
-        let fresh = finish_blocks(named, &self.settings);
+        let clash = self.net.blocks.iter().zip(&gone).any(|(b, g)| {
+            !g && bases.contains(b.id.rsplit_once('#').filter(|_| suffixed(&b.id)).map_or(b.id.as_str(), |x| x.0))
+        });
+        // Lots depend on nothing but a block's outline and profile: an old block that comes out
+        // again keeps its lots.
+        let old_lots: BTreeMap<&str, &Block> =
+            self.net.blocks.iter().zip(&gone).filter(|(_, g)| **g).map(|(b, _)| (b.id.as_str(), b)).collect();
+        let known = |b: &Block| {
+            old_lots
+                .get(b.id.as_str())
+                .filter(|o| o.polygon == b.polygon && o.profile == b.profile)
+                .map(|o| o.lots.clone())
+        };
+        let fresh = finish_blocks(named, &self.settings, &known);
         if clash {
             // The pipeline numbers blocks with one base by their corners, all together: find
             // every block again (no block stays, so no clash is left).
             let all = Regions { boxes: vec![frame] };
-            return if whole { self.blocks_in(frame, &all, true, changes) } else { false };
+            return if whole { self.blocks_in(frame, &all, None, changes) } else { false };
         }
         let mut old: Vec<Block> = Vec::new();
         let mut blocks = Vec::with_capacity(self.net.blocks.len() + fresh.len());

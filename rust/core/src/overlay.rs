@@ -2,10 +2,10 @@
 //! themselves, so every polygon that comes out passes [`crate::validate::check_polygon`].
 
 use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::overlay::ShapeType;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::core::solver::Solver;
 use i_overlay::float::overlay::{FloatOverlay, OverlayOptions};
-use i_overlay::core::overlay::ShapeType;
 use i_overlay::i_float::adapter::FloatPointAdapter;
 use i_overlay::i_float::float::rect::FloatRect;
 use i_overlay::i_shape::source::float::resource::ShapeResource;
@@ -68,21 +68,23 @@ where
     R0: ShapeResource<[f64; 2]> + ?Sized,
     R1: ShapeResource<[f64; 2]> + ?Sized,
 {
-    let reach = subj
-        .iter_paths()
-        .chain(clip.iter_paths())
-        .flatten()
-        .fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
+    let reach =
+        subj.iter_paths().chain(clip.iter_paths()).flatten().fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
     let scale = 1.0 / grid;
     if reach.is_finite() && reach > 0.0 && reach * scale <= ANCHORED_GRID_SPAN {
         // A box centred on the origin puts the adapter's offset at exactly zero.
         let rect = FloatRect::new(-reach, reach, -reach, reach);
         if let Some(adapter) = rect.ok().and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
             let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
-            return FloatOverlay::<[f64; 2], i32>::new_custom(adapter, OverlayOptions::ogc(), Solver::default(), capacity)
-                .unsafe_add_source(subj, ShapeType::Subject)
-                .unsafe_add_source(clip, ShapeType::Clip)
-                .overlay(rule, fill);
+            return FloatOverlay::<[f64; 2], i32>::new_custom(
+                adapter,
+                OverlayOptions::ogc(),
+                Solver::default(),
+                capacity,
+            )
+            .unsafe_add_source(subj, ShapeType::Subject)
+            .unsafe_add_source(clip, ShapeType::Clip)
+            .overlay(rule, fill);
         }
     }
     match FloatOverlay::<[f64; 2], i32>::from_subj_and_clip_fixed_scale_custom(

@@ -63,7 +63,11 @@ pub(crate) fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
 
 /// Stages 2 to 6 on prepared roads (sorted by id): junctions and road pieces, no blocks; and
 /// how far each one's inputs reach (see [`Extents`]).
-pub(crate) fn network_stage(roads: Vec<RoadLine>, settings: &Settings, diags: &mut Vec<Diagnostic>) -> (Network, Extents) {
+pub(crate) fn network_stage(
+    roads: Vec<RoadLine>,
+    settings: &Settings,
+    diags: &mut Vec<Diagnostic>,
+) -> (Network, Extents) {
     network_stage_in(roads, settings, diags, None)
 }
 
@@ -81,7 +85,11 @@ pub(crate) fn network_stage_in(
     focus: Option<Focus<'_>>,
 ) -> (Network, Extents) {
     let (graph, mut uf) = build_graph(roads, settings, diags);
-    let node_in = |n: usize| focus.is_none_or(|f| f(([graph.nodes[n].pos.x, graph.nodes[n].pos.y], [graph.nodes[n].pos.x, graph.nodes[n].pos.y])));
+    let node_in = |n: usize| {
+        focus.is_none_or(|f| {
+            f(([graph.nodes[n].pos.x, graph.nodes[n].pos.y], [graph.nodes[n].pos.x, graph.nodes[n].pos.y]))
+        })
+    };
     let layout = settle_junctions(&graph, &mut uf, settings, diags, &node_in);
     let edge_in = |e: &crate::graph::Edge| match (e.n0, e.n1) {
         (None, None) => focus.is_none_or(|f| f(line_box(&e.line.pts))),
@@ -119,14 +127,17 @@ pub(crate) fn skip(
 
 /// Stage 1 for one road: its flattened centerline with everything the later stages need, or
 /// why it cannot be used (the point concerned, and a reason for a person).
-pub(crate) fn prepare_one(road: &Road, settings: &Settings) -> Result<RoadLine, (Option<usize>, String)> {
+pub(crate) fn prepare_one(road: &Road, settings: &Settings) -> Prepared {
     if !settings.profile.with(&road.profile).is_valid()
         || road.profile.corner_radius.is_some_and(|r| !(r.is_finite() && r >= 0.0))
     {
         return Err((None, "profile lengths must be finite and not negative".into()));
     }
     if !(road.width.is_finite() && road.width > 0.0 && road.width <= settings.max_coordinate) {
-        return Err((None, format!("width {} is not a positive number up to {} m", road.width, settings.max_coordinate)));
+        return Err((
+            None,
+            format!("width {} is not a positive number up to {} m", road.width, settings.max_coordinate),
+        ));
     }
     let pts = match flatten_road(road, settings.tolerance) {
         Ok(p) => p,
@@ -156,10 +167,13 @@ pub(crate) fn prepare_one(road: &Road, settings: &Settings) -> Result<RoadLine, 
     })
 }
 
+/// A prepared road, or why it is left out: the point concerned and a reason for a person.
+pub(crate) type Prepared = Result<RoadLine, (Option<usize>, String)>;
+
 /// Stage 1: flatten every usable road.
 fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Result<Vec<RoadLine>, Error> {
     let seen = first_of_each_id(&input.roads);
-    let prepared: Vec<Option<Result<RoadLine, (Option<usize>, String)>>> = input
+    let prepared: Vec<Option<Prepared>> = input
         .roads
         .par_iter()
         .zip(seen.par_iter())
