@@ -1,7 +1,8 @@
 //! Incremental updates (`Session::update`): after any sequence of edits on a real network the
 //! session's network is, byte for byte, the network that a full build of the edited input gives;
 //! features that no edit reached keep their ids and content; and the reported changes are
-//! exactly the difference between the networks before and after.
+//! exactly the difference between the networks before and after; meshes rebuilt for
+//! `Changes::remesh` alone are the meshes of the edited network.
 
 mod common;
 
@@ -10,7 +11,12 @@ use std::collections::BTreeSet;
 use common::load;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use roadgen::core::{build, Changes, Edit, FeatureKind, Input, Network, Point3, Road, RoadGeometry, Session, Settings};
+use std::collections::BTreeMap;
+
+use roadgen::core::{
+    build, build_meshes, build_meshes_of, Changes, Edit, FeatureKind, FeatureMesh, Input, MeshCollector, Network,
+    Point3, Road, RoadGeometry, Session, Settings,
+};
 
 /// Seed of the edit generator, so that every run (and CI) draws the same sequences; set
 /// `PROPTEST_RNG_SEED` to draw others.
@@ -152,12 +158,42 @@ fn check_step(what: &str, session: &mut Session, e: Edit) -> Changes {
     changes
 }
 
-fn run(file: &str, ops: &[Op]) {
+/// Every feature's mesh, by kind and id.
+type Meshes = BTreeMap<(FeatureKind, String), FeatureMesh>;
+
+fn meshes_of(net: &Network, settings: &Settings, wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync)) -> Meshes {
+    let mut c = MeshCollector::default();
+    build_meshes_of(net, settings, wanted, &mut c);
+    c.meshes.into_iter().filter_map(|m| Some(((m.kind?, m.id.clone()), m))).collect()
+}
+
+/// Runs the edits; with `meshes`, also keeps meshes up to date from `Changes::remesh` alone and
+/// checks them against the meshes of the whole network after every edit.
+fn run(file: &str, ops: &[Op], meshes: bool) {
     let input = load(file);
-    let mut session = Session::new(input, Settings::default()).expect("session");
+    let settings = Settings::default();
+    let mut session = Session::new(input, settings).expect("session");
+    let mut kept: Meshes = if meshes { meshes_of(session.network(), &settings, &|_, _| true) } else { Meshes::new() };
     for (k, op) in ops.iter().enumerate() {
         let e = edit(&session.input(), op, k);
-        check_step(&format!("{file} edit {k} {op:?}"), &mut session, e);
+        let what = format!("{file} edit {k} {op:?}");
+        let changes = check_step(&what, &mut session, e);
+        if !meshes {
+            continue;
+        }
+        for r in &changes.removed {
+            kept.remove(r);
+        }
+        let wanted: BTreeSet<(FeatureKind, String)> = changes.remesh.iter().cloned().collect();
+        let fresh = meshes_of(session.network(), &settings, &|k, id| wanted.contains(&(k, id.to_string())));
+        kept.extend(fresh);
+        let mut full = MeshCollector::default();
+        build_meshes(session.network(), &settings, &mut full);
+        assert_eq!(kept.len(), full.meshes.len(), "{what}: mesh count");
+        for m in &full.meshes {
+            let key = (m.kind.expect("kind"), m.id.clone());
+            assert!(kept.get(&key) == Some(m), "{what}: the kept mesh of {key:?} is stale");
+        }
     }
 }
 
@@ -165,7 +201,7 @@ proptest! {
     #![proptest_config(config(24))]
     #[test]
     fn edits_on_kotka_match_a_full_build(ops in proptest::collection::vec(op(), 1..5)) {
-        run("osm/kotka.roads.json", &ops);
+        run("osm/kotka.roads.json", &ops, true);
     }
 }
 
@@ -173,7 +209,7 @@ proptest! {
     #![proptest_config(config(12))]
     #[test]
     fn edits_on_liege_center_match_a_full_build(ops in proptest::collection::vec(op(), 1..4)) {
-        run("osm/liege_center.roads.json", &ops);
+        run("osm/liege_center.roads.json", &ops, false);
     }
 }
 

@@ -203,7 +203,7 @@ pub(crate) type Mouth<'a> = (&'a str, Point, Point, f64);
 
 /// The mouths of every road piece, at its start and its end when a junction is there: the one
 /// definition that junction outlines and meshes are stitched to.
-pub(crate) fn mouths(pieces: &[crate::types::RoadPiece]) -> Vec<Mouth<'_>> {
+pub(crate) fn mouths<'a>(pieces: impl IntoIterator<Item = &'a crate::types::RoadPiece>) -> Vec<Mouth<'a>> {
     let mut out = Vec::new();
     for p in pieces {
         let line = Line::new(p.centerline.clone());

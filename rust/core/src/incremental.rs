@@ -69,6 +69,12 @@ pub struct Changes {
     pub removed: Vec<(FeatureKind, String)>,
     /// The diagnostics changed.
     pub diagnostics_changed: bool,
+    /// The features whose meshes must be built again ([`crate::build_meshes_of`]): those added
+    /// or changed, the junctions at the ends of road pieces that changed (their mouths carry
+    /// the road's height), the road pieces at junctions that changed (they end on the junction's
+    /// outline), and the blocks whose heights come from road pieces that changed (every block,
+    /// unless the whole network is flat at one height before and after). Sorted.
+    pub remesh: Vec<(FeatureKind, String)>,
     /// How the update was done (for benchmarks and tests; the result is the same either way).
     pub stats: UpdateStats,
 }
@@ -250,6 +256,7 @@ impl Session {
         }
         let mut changes = Changes::default();
         let old_diags = std::mem::take(&mut self.net.diagnostics);
+        let old_flat = flat_height(&self.net);
         let surfaces =
             if dirty.boxes.is_empty() { Some(Regions::default()) } else { self.local_network(&dirty, &mut changes) };
         match surfaces {
@@ -270,10 +277,65 @@ impl Session {
         }
         self.collect_diagnostics();
         changes.diagnostics_changed = old_diags != self.net.diagnostics;
-        for list in [&mut changes.added, &mut changes.changed, &mut changes.removed] {
+        self.remesh(&mut changes, old_flat);
+        for list in [&mut changes.added, &mut changes.changed, &mut changes.removed, &mut changes.remesh] {
             list.sort();
+            list.dedup();
         }
         Ok(changes)
+    }
+
+    /// Completes [`Changes::remesh`]: what was added or changed, the junctions at both ends of
+    /// road pieces that changed (the old ends are in already), the road pieces at junctions that
+    /// changed, and the blocks whose heights may have moved.
+    fn remesh(&self, changes: &mut Changes, old_flat: Option<f64>) {
+        if changes.stats.full_build {
+            changes.remesh = self.all_features();
+            return;
+        }
+        let fresh: Vec<(FeatureKind, String)> = changes.added.iter().chain(&changes.changed).cloned().collect();
+        let junctions: BTreeSet<&str> =
+            fresh.iter().filter(|(k, _)| *k == FeatureKind::Junction).map(|(_, id)| id.as_str()).collect();
+        let pieces: BTreeSet<&str> =
+            fresh.iter().filter(|(k, _)| *k == FeatureKind::Road).map(|(_, id)| id.as_str()).collect();
+        let mut extra = Vec::new();
+        for p in &self.net.pieces {
+            let at = |j: &Option<String>| j.as_deref().is_some_and(|j| junctions.contains(j));
+            if at(&p.from) || at(&p.to) {
+                extra.push((FeatureKind::Road, p.id.clone()));
+            }
+            if pieces.contains(p.id.as_str()) {
+                for j in [&p.from, &p.to].into_iter().flatten() {
+                    extra.push((FeatureKind::Junction, j.clone()));
+                }
+            }
+        }
+        let surfaces_changed =
+            changes.added.iter().chain(&changes.changed).chain(&changes.removed).any(|(k, _)| *k != FeatureKind::Block);
+        let new_flat = flat_height(&self.net);
+        if surfaces_changed && !(old_flat.is_some() && old_flat == new_flat) {
+            extra.extend(self.net.blocks.iter().map(|b| (FeatureKind::Block, b.id.clone())));
+        }
+        changes.remesh.extend(fresh);
+        changes.remesh.extend(extra);
+        // Only what exists now.
+        let exists = |k: FeatureKind, id: &str| match k {
+            FeatureKind::Junction => self.net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)).is_ok(),
+            FeatureKind::Road => self.net.pieces.binary_search_by(|p| p.id.as_str().cmp(id)).is_ok(),
+            FeatureKind::Block => self.net.blocks.binary_search_by(|b| b.id.as_str().cmp(id)).is_ok(),
+        };
+        changes.remesh.retain(|(k, id)| exists(*k, id));
+    }
+
+    /// Every feature of the network.
+    fn all_features(&self) -> Vec<(FeatureKind, String)> {
+        let n = &self.net;
+        n.junctions
+            .iter()
+            .map(|j| (FeatureKind::Junction, j.id.clone()))
+            .chain(n.pieces.iter().map(|p| (FeatureKind::Road, p.id.clone())))
+            .chain(n.blocks.iter().map(|b| (FeatureKind::Block, b.id.clone())))
+            .collect()
     }
 
     /// Records road `id`'s preparation (or its absence) and its zone.
@@ -666,6 +728,10 @@ fn surface_box(p: &Polygon) -> Bbox {
 trait Feature: PartialEq {
     fn id(&self) -> &str;
     fn polygon(&self) -> &Polygon;
+    /// The junctions a road piece ends at.
+    fn ends(&self) -> [Option<&str>; 2] {
+        [None, None]
+    }
 }
 
 impl Feature for Junction {
@@ -683,6 +749,9 @@ impl Feature for RoadPiece {
     }
     fn polygon(&self) -> &Polygon {
         &self.polygon
+    }
+    fn ends(&self) -> [Option<&str>; 2] {
+        [self.from.as_deref(), self.to.as_deref()]
     }
 }
 
@@ -719,6 +788,7 @@ fn replace<F: Feature>(
             Some((n, _)) if n == f => out.push((f, b)),
             Some((n, nb)) => {
                 changes.changed.push((kind, n.id().to_string()));
+                ends_of(&f, changes);
                 changed.add(b);
                 changed.add(nb);
                 fresh(&n, exts);
@@ -726,6 +796,7 @@ fn replace<F: Feature>(
             }
             None => {
                 changes.removed.push((kind, f.id().to_string()));
+                ends_of(&f, changes);
                 changed.add(b);
                 exts.remove(f.id());
             }
@@ -740,6 +811,20 @@ fn replace<F: Feature>(
     // The old features are in order and the new ones follow: a stable sort merges them.
     out.sort_by(|a, b| a.0.id().cmp(b.0.id()));
     (*all, *boxes) = out.into_iter().unzip();
+}
+
+/// The junctions an old road piece ended at need new meshes.
+fn ends_of<F: Feature>(f: &F, changes: &mut Changes) {
+    for j in f.ends().into_iter().flatten() {
+        changes.remesh.push((FeatureKind::Junction, j.to_string()));
+    }
+}
+
+/// The one height of every road piece, when they all have the same.
+fn flat_height(net: &Network) -> Option<f64> {
+    let mut zs = net.pieces.iter().flat_map(|p| p.centerline.iter().map(|c| c.z));
+    let first = zs.next().unwrap_or(0.0);
+    zs.all(|z| z == first).then_some(first)
 }
 
 /// An id made unique with a `#n` suffix: its number depends on features far away.

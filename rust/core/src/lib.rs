@@ -30,7 +30,7 @@ pub mod validate;
 
 pub use error::Error;
 pub use incremental::{Changes, Edit, Session, UpdateStats};
-pub use mesh::build_meshes;
+pub use mesh::{build_meshes, build_meshes_of};
 pub use mesh_types::*;
 pub use pipeline::build;
 pub use settings::{Profile, Settings};

@@ -54,16 +54,33 @@ fn area3(a: Point3, b: Point3, c: Point3) -> f64 {
 /// Builds the meshes of a network, piece by piece, junction by junction, block by block (each
 /// list in id order), into `sink`.
 pub fn build_meshes(net: &Network, settings: &Settings, sink: &mut dyn MeshSink) {
+    build_meshes_of(net, settings, &|_, _| true, sink);
+}
+
+/// Like [`build_meshes`], for the features that `wanted` picks (by kind and id) only: after an
+/// incremental update, the meshes of [`crate::Changes::remesh`]. Each mesh is the one that
+/// [`build_meshes`] gives for the same network.
+pub fn build_meshes_of(
+    net: &Network,
+    settings: &Settings,
+    wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync),
+    sink: &mut dyn MeshSink,
+) {
     use rayon::prelude::*;
     // As the network stage's mouth stitching: corners within the tolerance are the same.
     let snap = settings.tolerance;
     let junction_of: std::collections::BTreeMap<&str, &Junction> =
         net.junctions.iter().map(|j| (j.id.as_str(), j)).collect();
     let mut mouths: std::collections::BTreeMap<&str, Vec<Mouth>> = std::collections::BTreeMap::new();
-    for (id, right, left, z) in crate::curb::mouths(&net.pieces) {
+    // Only the mouths at junctions that are built.
+    let at_wanted = |j: &Option<String>| j.as_deref().is_some_and(|j| wanted(FeatureKind::Junction, j));
+    for (id, right, left, z) in
+        crate::curb::mouths(net.pieces.iter().filter(|p| at_wanted(&p.from) || at_wanted(&p.to)))
+    {
         mouths.entry(id).or_default().push((right, left, z));
     }
-    let heights = Heights::new(net);
+    let any_block = net.blocks.iter().any(|b| wanted(FeatureKind::Block, &b.id));
+    let heights = if any_block { Heights::new(net) } else { Heights::none() };
     // Every feature is built on its own (in parallel), then handed to the sink in order, so the
     // sink sees the same sequence at any thread count.
     let one = |f: &dyn Fn(&mut MeshCollector)| {
@@ -74,6 +91,7 @@ pub fn build_meshes(net: &Network, settings: &Settings, sink: &mut dyn MeshSink)
     let roads: Vec<MeshCollector> = net
         .pieces
         .par_iter()
+        .filter(|p| wanted(FeatureKind::Road, &p.id))
         .map(|p| {
             let ends = [p.from.as_deref(), p.to.as_deref()].map(|id| id.and_then(|id| junction_of.get(id).copied()));
             one(&|c| road_mesh(p, ends, settings, snap, c))
@@ -82,9 +100,15 @@ pub fn build_meshes(net: &Network, settings: &Settings, sink: &mut dyn MeshSink)
     let junctions: Vec<MeshCollector> = net
         .junctions
         .par_iter()
+        .filter(|j| wanted(FeatureKind::Junction, &j.id))
         .map(|j| one(&|c| junction_mesh(j, mouths.get(j.id.as_str()).map_or(&[], |m| m.as_slice()), snap, c)))
         .collect();
-    let blocks: Vec<MeshCollector> = net.blocks.par_iter().map(|b| one(&|c| block_mesh(b, &heights, c))).collect();
+    let blocks: Vec<MeshCollector> = net
+        .blocks
+        .par_iter()
+        .filter(|b| wanted(FeatureKind::Block, &b.id))
+        .map(|b| one(&|c| block_mesh(b, &heights, c)))
+        .collect();
     // Each feature's mesh is handed over (and its memory released) in turn, so that the
     // collected meshes and the sink's copy do not both hold every mesh at once.
     for c in roads.into_iter().chain(junctions).chain(blocks) {
@@ -341,6 +365,11 @@ impl Heights {
         let first = net.pieces.iter().flat_map(|p| p.centerline.iter()).map(|c| c.z).next().unwrap_or(0.0);
         let flat = net.pieces.iter().flat_map(|p| p.centerline.iter()).all(|c| c.z == first).then_some(first);
         Self { tree: RTree::bulk_load(segs), flat }
+    }
+
+    /// No heights (for a call that builds no block).
+    fn none() -> Self {
+        Self { tree: RTree::new(), flat: Some(0.0) }
     }
 
     fn at(&self, q: Point) -> f64 {
