@@ -136,6 +136,8 @@ fn layout_header() -> String {
     size("RgDiagnostic", size_of::<RgDiagnostic>());
     size("RgMesh", size_of::<RgMesh>());
     size("RgNetworkView", size_of::<RgNetworkView>());
+    size("RgFeatureRef", size_of::<RgFeatureRef>());
+    size("RgChangesView", size_of::<RgChangesView>());
     size("RgResult", size_of::<RgResult>());
     let mut offset = |name: &str, v: usize| h.push_str(&format!("#define RG_EXPECT_OFFSETOF_{name} {v}\n"));
     offset("RgSettings_profile", offset_of!(RgSettings, profile));
@@ -156,6 +158,9 @@ fn layout_header() -> String {
     offset("RgDiagnostic_message", offset_of!(RgDiagnostic, message));
     offset("RgMesh_material_slots", offset_of!(RgMesh, material_slots));
     offset("RgNetworkView_mesh_count", offset_of!(RgNetworkView, mesh_count));
+    offset("RgFeatureRef_id", offset_of!(RgFeatureRef, id));
+    offset("RgChangesView_remeshed_count", offset_of!(RgChangesView, remeshed_count));
+    offset("RgChangesView_full_build", offset_of!(RgChangesView, full_build));
     h
 }
 
@@ -242,6 +247,15 @@ fn the_drivers_build_with_warnings_as_errors() {
     // Also what scripts/check_capi_memory.sh runs to build the binaries it checks.
     let d = drivers();
     assert!(d.c.exists() && d.cpp.exists());
+}
+
+#[test]
+fn an_update_is_a_generation_of_the_edited_input() {
+    // rg_update after rg_generate: moving and removing roads gives exactly the views (network
+    // and every mesh, byte for byte) of a generation of the edited input; the change lists name
+    // what is and is not in the view; caller mistakes leave the network as it was (section_update
+    // in driver.c).
+    run_driver(&drivers().c, "driver.c", "update");
 }
 
 #[test]

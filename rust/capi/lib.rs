@@ -6,11 +6,12 @@
 //! ## The contract
 //! - A network lives behind a handle (`RgHandle`, a number that is never reused): make one with
 //!   [`rg_network_new`], fill it with [`rg_generate`], read it with [`rg_network_view`], free it
-//!   with [`rg_network_free`]. Freeing twice, or using a freed or made-up handle, returns
+//!   with [`rg_network_free`]; change it with [`rg_update`] (only what the edits reach is built
+//!   again) and read what changed with [`rg_changes_view`]. Freeing twice, or using a freed or made-up handle, returns
 //!   `RgResult_InvalidHandle`; it never touches freed memory.
 //! - Inputs are borrowed for the duration of a call; the library never keeps a caller pointer.
 //! - Results are owned by the library: every pointer in a view stays valid until the handle is
-//!   generated again or freed. Nothing allocated on one side is freed on the other.
+//!   generated or updated again, or freed. Nothing allocated on one side is freed on the other.
 //! - Every function returns an [`RgResult`]; [`rg_last_error`] copies the message of the last
 //!   failure. No input (null pointers, wrong counts, non-finite numbers) crashes the host, and a
 //!   panic inside the library comes back as `RgResult_Panic`.
@@ -39,12 +40,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use roadgen_core::{
-    build, build_meshes, Error, Input, Network, Profile, ProfileOverride, Road, RoadGeometry, Settings,
+    build_meshes, build_meshes_of, Changes, Edit, Error, FeatureKind, Input, Profile, ProfileOverride, Road,
+    RoadGeometry, Session, Settings,
 };
 use roadgen_core::{PointKind, SplinePoint};
 
 use frame::Frame;
-use output::{AbiMeshSink, Output};
+use output::{mesh_key, AbiMeshSink, MeshData, MeshKey, Output};
 
 /// A handle to a network. `0` is never a valid handle.
 pub type RgHandle = u64;
@@ -69,13 +71,73 @@ const ABI_VERSION: u32 = (parse_version(env!("CARGO_PKG_VERSION_MAJOR")) << 16)
 /// What one handle holds.
 #[derive(Default)]
 struct State {
-    /// The last network built (kept for incremental updates).
-    network: Option<Network>,
-    /// Its views for the caller.
+    /// The network, kept for incremental updates.
+    session: Option<Session>,
+    /// The caller's units and frame, from the last generation.
+    frame: Option<Frame>,
+    /// Whether meshes are built (from the last generation's settings).
+    build_meshes: bool,
+    /// Every feature's mesh, in the order of the view.
+    meshes: BTreeMap<MeshKey, MeshData>,
+    /// The views for the caller (pointing into `meshes`: rebuilt whenever they change).
     output: Option<Output>,
+    /// What the last update changed, for the caller.
+    changes: Option<ChangesOut>,
     /// The message of the last failure on this handle.
     last_error: String,
 }
+
+impl State {
+    /// Empties the handle (the views first: they point into the meshes).
+    fn clear(&mut self) {
+        self.output = None;
+        self.changes = None;
+        self.meshes.clear();
+        self.session = None;
+        self.frame = None;
+    }
+}
+
+/// The lists of an update's changes as the caller sees them.
+struct ChangesOut {
+    /// Owns the strings the lists point to.
+    _strings: Output,
+    lists: [Vec<RgFeatureRef>; 4],
+    diagnostics_changed: bool,
+    full_build: bool,
+}
+
+impl ChangesOut {
+    fn new(c: &Changes, meshes: bool) -> Self {
+        let mut strings = Output::default();
+        let remeshed: &[(FeatureKind, String)] = if meshes { &c.remesh } else { &[] };
+        let lists = [&c.added[..], &c.changed[..], &c.removed[..], remeshed].map(|l| {
+            let mut l = l.to_vec();
+            l.sort();
+            strings.features(&l)
+        });
+        Self { _strings: strings, lists, diagnostics_changed: c.diagnostics_changed, full_build: c.stats.full_build }
+    }
+
+    fn view(&self) -> RgChangesView {
+        let [a, c, r, m] = &self.lists;
+        RgChangesView {
+            added: a.as_ptr(),
+            added_count: a.len(),
+            changed: c.as_ptr(),
+            changed_count: c.len(),
+            removed: r.as_ptr(),
+            removed_count: r.len(),
+            remeshed: m.as_ptr(),
+            remeshed_count: m.len(),
+            diagnostics_changed: u8::from(self.diagnostics_changed),
+            full_build: u8::from(self.full_build),
+        }
+    }
+}
+
+// The raw pointers in the lists point into strings this value owns and never changes.
+unsafe impl Send for ChangesOut {}
 
 type Shared = Arc<Mutex<State>>;
 
@@ -133,8 +195,7 @@ fn run(handle: Option<RgHandle>, body: impl FnOnce() -> Result<RgResult, Failure
     if let Some(shared) = handle.and_then(lookup) {
         let mut state = lock(&shared);
         if failure.code == RgResult::Panic {
-            state.network = None;
-            state.output = None;
+            state.clear();
         }
         state.last_error = failure.message;
     }
@@ -348,8 +409,7 @@ pub unsafe extern "C" fn rg_generate(
     run(Some(handle), || {
         let shared = lookup(handle).ok_or_else(|| invalid_handle(handle))?;
         let mut state = lock(&shared);
-        state.network = None;
-        state.output = None;
+        state.clear();
         // SAFETY: checked by `borrow`; the caller promises a readable `RgSettings`.
         let settings = unsafe { borrow(settings, 1, "settings") }?
             .first()
@@ -359,25 +419,130 @@ pub unsafe extern "C" fn rg_generate(
         // SAFETY: checked by `borrow`; the caller promises `spline_count` readable splines.
         let splines = unsafe { borrow(splines, spline_count, "splines") }?;
         let roads = splines.iter().enumerate().map(|(i, s)| convert_spline(i, s, f)).collect::<Result<_, _>>()?;
-        let net = build(&Input { roads }, &settings).map_err(|e| match e {
-            Error::BadRoad { .. } => Failure::new(RgResult::InvalidRoad, e.to_string()),
-            Error::BadSetting { .. } => Failure::new(RgResult::InvalidArgument, e.to_string()),
-        })?;
-        let meshes = build_mesh.then(|| {
+        let session = Session::new(Input { roads }, settings).map_err(core_failure)?;
+        if build_mesh {
             let mut sink = AbiMeshSink::new(f);
-            build_meshes(&net, &settings, &mut sink);
-            sink
-        });
-        state.output = Some(Output::new(&net, meshes, f));
-        state.network = Some(net);
+            build_meshes(session.network(), &settings, &mut sink);
+            state.meshes = keyed(sink);
+        }
+        state.output = Some(Output::new(session.network(), state.meshes.values(), f));
+        state.session = Some(session);
+        state.frame = Some(f);
+        state.build_meshes = build_mesh;
         state.last_error.clear();
         Ok(RgResult::Ok)
     })
 }
 
+fn core_failure(e: Error) -> Failure {
+    match e {
+        Error::BadRoad { .. } => Failure::new(RgResult::InvalidRoad, e.to_string()),
+        Error::BadSetting { .. } => Failure::new(RgResult::InvalidArgument, e.to_string()),
+    }
+}
+
+/// A sink's meshes by their place in the view.
+fn keyed(sink: AbiMeshSink) -> BTreeMap<MeshKey, MeshData> {
+    sink.into_meshes().into_iter().filter_map(|m| Some((mesh_key(m.kind?, &m.id), m))).collect()
+}
+
+/// Changes the network that the last [`rg_generate`] built, with its settings: every spline of
+/// `splines` is added, or replaces the road with its id; every road whose id is in
+/// `removed_ids` is removed. Only what the edits reach is built again (junctions, road pieces,
+/// blocks and their meshes); the result is exactly what [`rg_generate`] gives for the edited
+/// input. What changed is written to `changes` (when not null) and stays readable through it
+/// until the next call on the handle; the views of [`rg_network_view`] are renewed.
+///
+/// Fails with `RgResult_InvalidArgument` before any generation. A caller mistake (a null array,
+/// an unknown code) or, in strict mode, a bad road fails the call and leaves the network as it
+/// was.
+///
+/// # Safety
+/// `splines` must be null (with a count of 0) or point to `spline_count` readable splines as
+/// for [`rg_generate`]; `removed_ids` must be null (with a count of 0) or point to
+/// `removed_count` strings, each `len` readable bytes at `ptr`; `changes` must be null or point
+/// to a writable `RgChangesView`.
+#[no_mangle]
+pub unsafe extern "C" fn rg_update(
+    handle: RgHandle,
+    splines: *const RgSpline,
+    spline_count: usize,
+    removed_ids: *const RgStr,
+    removed_count: usize,
+    changes: *mut RgChangesView,
+) -> RgResult {
+    run(Some(handle), || {
+        let shared = lookup(handle).ok_or_else(|| invalid_handle(handle))?;
+        let mut state = lock(&shared);
+        let f = state.frame.ok_or_else(|| {
+            Failure::new(RgResult::InvalidArgument, "nothing to update: call rg_generate on this handle first")
+        })?;
+        // SAFETY: checked by `borrow`; the caller promises `spline_count` readable splines.
+        let splines = unsafe { borrow(splines, spline_count, "splines") }?;
+        let mut edits: Vec<Edit> = Vec::with_capacity(spline_count + removed_count);
+        for (i, s) in splines.iter().enumerate() {
+            edits.push(Edit::Upsert(convert_spline(i, s, f)?));
+        }
+        // SAFETY: checked by `borrow`; the caller promises `removed_count` readable strings.
+        let removed = unsafe { borrow(removed_ids, removed_count, "removed_ids") }?;
+        for (i, id) in removed.iter().enumerate() {
+            // SAFETY: the caller promises `len` readable bytes at `ptr`.
+            let bytes = unsafe { borrow(id.ptr.cast::<u8>(), id.len, &format!("removed_ids[{i}]")) }?;
+            edits.push(Edit::Remove(String::from_utf8_lossy(bytes).into_owned()));
+        }
+        let out = if changes.is_null() { None } else { Some(out_ref(changes, "changes")?) };
+        // The views point into the meshes: drop them before anything changes.
+        state.output = None;
+        state.changes = None;
+        let state = &mut *state;
+        let Some(session) = state.session.as_mut() else {
+            return Err(Failure::new(RgResult::InvalidArgument, "nothing to update: the handle is empty"));
+        };
+        let result = session.update(&edits);
+        if let Ok(c) = &result {
+            for (k, id) in &c.removed {
+                state.meshes.remove(&mesh_key(*k, id));
+            }
+            if state.build_meshes {
+                let wanted: std::collections::BTreeSet<(FeatureKind, &str)> =
+                    c.remesh.iter().map(|(k, id)| (*k, id.as_str())).collect();
+                let mut sink = AbiMeshSink::new(f);
+                let settings = *session.settings();
+                build_meshes_of(session.network(), &settings, &|k, id| wanted.contains(&(k, id)), &mut sink);
+                state.meshes.extend(keyed(sink));
+            }
+        }
+        state.output = Some(Output::new(session.network(), state.meshes.values(), f));
+        let c = result.map_err(core_failure)?;
+        let view = ChangesOut::new(&c, state.build_meshes);
+        if let Some(out) = out {
+            *out = view.view();
+        }
+        state.changes = Some(view);
+        state.last_error.clear();
+        Ok(RgResult::Ok)
+    })
+}
+
+/// Writes the lists of what the last successful [`rg_update`] changed to `out` (all empty
+/// before one, and after a generation).
+///
+/// # Safety
+/// `out` must be null or point to a writable `RgChangesView`.
+#[no_mangle]
+pub unsafe extern "C" fn rg_changes_view(handle: RgHandle, out: *mut RgChangesView) -> RgResult {
+    run(Some(handle), || {
+        let out = out_ref(out, "out")?;
+        let shared = lookup(handle).ok_or_else(|| invalid_handle(handle))?;
+        let state = lock(&shared);
+        *out = state.changes.as_ref().map(ChangesOut::view).unwrap_or_default();
+        Ok(RgResult::Ok)
+    })
+}
+
 /// Writes the views of everything the handle holds to `out` (all counts 0 before the first
-/// successful [`rg_generate`]). The pointers stay valid until the handle is generated again or
-/// freed.
+/// successful [`rg_generate`]). The pointers stay valid until the handle is generated or updated
+/// again, or freed.
 ///
 /// # Safety
 /// `out` must be null or point to a writable `RgNetworkView`.

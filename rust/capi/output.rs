@@ -22,7 +22,6 @@ pub(crate) struct Output {
     pieces: Vec<RgRoadPiece>,
     blocks: Vec<RgBlock>,
     diagnostics: Vec<RgDiagnostic>,
-    mesh_data: Vec<MeshData>,
     meshes: Vec<RgMesh>,
 }
 
@@ -33,9 +32,9 @@ unsafe impl Send for Output {}
 
 /// The arrays of one feature's mesh, in the caller's frame.
 #[derive(Default)]
-struct MeshData {
-    kind: Option<FeatureKind>,
-    id: String,
+pub(crate) struct MeshData {
+    pub(crate) kind: Option<FeatureKind>,
+    pub(crate) id: String,
     positions: Vec<f64>,
     normals: Vec<f32>,
     uvs: Vec<f32>,
@@ -53,6 +52,25 @@ impl AbiMeshSink {
     pub(crate) fn new(frame: Frame) -> Self {
         Self { frame, meshes: Vec::new() }
     }
+
+    /// The meshes written, in order.
+    pub(crate) fn into_meshes(self) -> Vec<MeshData> {
+        self.meshes
+    }
+}
+
+/// Where a feature's mesh stands among the meshes of a view: road pieces, then junctions, then
+/// blocks, each in id order.
+pub(crate) type MeshKey = (u8, String);
+
+/// The key of a feature's mesh.
+pub(crate) fn mesh_key(kind: FeatureKind, id: &str) -> MeshKey {
+    let order = match kind {
+        FeatureKind::Road => 0,
+        FeatureKind::Junction => 1,
+        FeatureKind::Block => 2,
+    };
+    (order, id.to_string())
 }
 
 impl MeshSink for AbiMeshSink {
@@ -112,8 +130,9 @@ const fn feature_kind(kind: Option<FeatureKind>) -> RgFeatureKind {
 }
 
 impl Output {
-    /// The views of `net` (and of `meshes`, when they were built) in the caller's frame.
-    pub(crate) fn new(net: &Network, meshes: Option<AbiMeshSink>, frame: Frame) -> Self {
+    /// The views of `net` and of `meshes` in the caller's frame. The mesh views point into
+    /// `meshes`, which must outlive this value and not change while it lives.
+    pub(crate) fn new<'a>(net: &Network, meshes: impl Iterator<Item = &'a MeshData>, frame: Frame) -> Self {
         let mut out = Output::default();
         for j in &net.junctions {
             let roads: Vec<RgStr> = j.roads.iter().map(|r| out.string(r)).collect();
@@ -169,28 +188,26 @@ impl Output {
             };
             out.diagnostics.push(view);
         }
-        if let Some(sink) = meshes {
-            out.mesh_data = sink.meshes;
-            let ids: Vec<String> = out.mesh_data.iter().map(|m| m.id.clone()).collect();
-            let ids: Vec<RgStr> = ids.iter().map(|id| out.string(id)).collect();
-            out.meshes = out
-                .mesh_data
-                .iter()
-                .zip(ids)
-                .map(|(m, id)| RgMesh {
-                    kind: feature_kind(m.kind),
-                    id,
-                    vertex_count: m.positions.len() / 3,
-                    positions: m.positions.as_ptr(),
-                    normals: m.normals.as_ptr(),
-                    uvs: m.uvs.as_ptr(),
-                    triangle_count: m.slots.len(),
-                    indices: m.indices.as_ptr(),
-                    material_slots: m.slots.as_ptr(),
-                })
-                .collect();
+        for m in meshes {
+            let id = out.string(&m.id);
+            out.meshes.push(RgMesh {
+                kind: feature_kind(m.kind),
+                id,
+                vertex_count: m.positions.len() / 3,
+                positions: m.positions.as_ptr(),
+                normals: m.normals.as_ptr(),
+                uvs: m.uvs.as_ptr(),
+                triangle_count: m.slots.len(),
+                indices: m.indices.as_ptr(),
+                material_slots: m.slots.as_ptr(),
+            });
         }
         out
+    }
+
+    /// A list of features as the caller sees it (the strings are kept here).
+    pub(crate) fn features(&mut self, list: &[(FeatureKind, String)]) -> Vec<RgFeatureRef> {
+        list.iter().map(|(k, id)| RgFeatureRef { kind: feature_kind(Some(*k)), id: self.string(id) }).collect()
     }
 
     /// The view of everything.

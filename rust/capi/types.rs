@@ -321,6 +321,61 @@ pub enum RgFeatureKind {
     Block = 2,
 }
 
+/// One feature named by an update: its kind and id.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RgFeatureRef {
+    /// The feature's kind.
+    pub kind: RgFeatureKind,
+    /// The feature's id.
+    pub id: RgStr,
+}
+
+/// What the last `rg_update` changed: read-only arrays owned by the handle, valid until
+/// the handle is generated or updated again, or freed. Each list is sorted by kind, then id.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RgChangesView {
+    /// Features that did not exist before.
+    pub added: *const RgFeatureRef,
+    /// Number of added features.
+    pub added_count: usize,
+    /// Features whose content changed.
+    pub changed: *const RgFeatureRef,
+    /// Number of changed features.
+    pub changed_count: usize,
+    /// Features that no longer exist (their meshes are gone too).
+    pub removed: *const RgFeatureRef,
+    /// Number of removed features.
+    pub removed_count: usize,
+    /// Features whose meshes were built again (added and changed features and their
+    /// neighbours): the meshes a host replaces. Empty unless meshes are built.
+    pub remeshed: *const RgFeatureRef,
+    /// Number of features whose meshes were built again.
+    pub remeshed_count: usize,
+    /// 1 when the diagnostics changed.
+    pub diagnostics_changed: u8,
+    /// 1 when the update built the whole network again (same result, only slower).
+    pub full_build: u8,
+}
+
+impl Default for RgChangesView {
+    fn default() -> Self {
+        Self {
+            added: ptr::null(),
+            added_count: 0,
+            changed: ptr::null(),
+            changed_count: 0,
+            removed: ptr::null(),
+            removed_count: 0,
+            remeshed: ptr::null(),
+            remeshed_count: 0,
+            diagnostics_changed: 0,
+            full_build: 0,
+        }
+    }
+}
+
 /// Material slot of a triangle (`RgMesh::material_slots`).
 pub const RG_SLOT_CARRIAGEWAY: u32 = 0;
 /// Curb faces and platform bottoms.
@@ -361,8 +416,8 @@ pub struct RgMesh {
     pub material_slots: *const u32,
 }
 
-/// Everything a generation produced: read-only arrays owned by the handle, valid until the
-/// handle is generated again or freed.
+/// Everything a generation (and the updates after it) produced: read-only arrays owned by the
+/// handle, valid until the handle is generated or updated again, or freed.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct RgNetworkView {

@@ -34,6 +34,8 @@ LAYOUT(RgBlock);
 LAYOUT(RgDiagnostic);
 LAYOUT(RgMesh);
 LAYOUT(RgNetworkView);
+LAYOUT(RgFeatureRef);
+LAYOUT(RgChangesView);
 #define OFFSET(T, f) _Static_assert(offsetof(T, f) == RG_EXPECT_OFFSETOF_##T##_##f, #T "." #f ": offset differs from Rust")
 OFFSET(RgSettings, profile);
 OFFSET(RgSettings, strict);
@@ -53,6 +55,9 @@ OFFSET(RgBlock, lots);
 OFFSET(RgDiagnostic, message);
 OFFSET(RgMesh, material_slots);
 OFFSET(RgNetworkView, mesh_count);
+OFFSET(RgFeatureRef, id);
+OFFSET(RgChangesView, remeshed_count);
+OFFSET(RgChangesView, full_build);
 _Static_assert(sizeof(RgHandle) == 8, "RgHandle is 64 bits");
 _Static_assert(sizeof(RgResult) == RG_EXPECT_SIZEOF_RgResult, "RgResult: sizeof differs from Rust");
 
@@ -981,6 +986,170 @@ static void section_version(void) {
           "version parts");
 }
 
+/* ---- Incremental updates ---- */
+
+static int same_polygon(const RgPolygon *a, const RgPolygon *b) {
+    if (a->ring_count != b->ring_count) {
+        return 0;
+    }
+    for (size_t r = 0; r < a->ring_count; ++r) {
+        const RgRing *x = &a->rings[r], *y = &b->rings[r];
+        if (x->point_count != y->point_count || memcmp(x->points, y->points, x->point_count * sizeof(RgVec2)) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Two views hold the same network and meshes, exactly. */
+static void check_same_views(const RgNetworkView *a, const RgNetworkView *b, const char *what) {
+    CHECK(a->junction_count == b->junction_count && a->piece_count == b->piece_count &&
+              a->block_count == b->block_count && a->mesh_count == b->mesh_count &&
+              a->diagnostic_count == b->diagnostic_count,
+          "%s: counts differ", what);
+    if (a->junction_count != b->junction_count || a->piece_count != b->piece_count ||
+        a->block_count != b->block_count || a->mesh_count != b->mesh_count) {
+        return;
+    }
+    for (size_t i = 0; i < a->junction_count; ++i) {
+        CHECK(same_str(a->junctions[i].id, b->junctions[i].id) &&
+                  same_polygon(&a->junctions[i].polygon, &b->junctions[i].polygon),
+              "%s: junction %zu", what, i);
+    }
+    for (size_t i = 0; i < a->piece_count; ++i) {
+        CHECK(same_str(a->pieces[i].id, b->pieces[i].id) && same_polygon(&a->pieces[i].polygon, &b->pieces[i].polygon),
+              "%s: piece %zu", what, i);
+    }
+    for (size_t i = 0; i < a->block_count; ++i) {
+        CHECK(same_str(a->blocks[i].id, b->blocks[i].id) && same_polygon(&a->blocks[i].polygon, &b->blocks[i].polygon) &&
+                  a->blocks[i].lot_count == b->blocks[i].lot_count,
+              "%s: block %zu", what, i);
+    }
+    for (size_t i = 0; i < a->mesh_count; ++i) {
+        const RgMesh *x = &a->meshes[i], *y = &b->meshes[i];
+        int same = x->kind == y->kind && same_str(x->id, y->id) && x->vertex_count == y->vertex_count &&
+                   x->triangle_count == y->triangle_count;
+        same = same && memcmp(x->positions, y->positions, 3 * x->vertex_count * sizeof(double)) == 0 &&
+               memcmp(x->normals, y->normals, 3 * x->vertex_count * sizeof(float)) == 0 &&
+               memcmp(x->uvs, y->uvs, 2 * x->vertex_count * sizeof(float)) == 0 &&
+               memcmp(x->indices, y->indices, 3 * x->triangle_count * sizeof(uint32_t)) == 0 &&
+               memcmp(x->material_slots, y->material_slots, x->triangle_count * sizeof(uint32_t)) == 0;
+        CHECK(same, "%s: mesh %zu", what, i);
+    }
+}
+
+/* Whether the view holds a feature of this kind and id (as a junction, piece or block, and as a
+ * mesh when `meshes`). */
+static int holds_feature(const RgNetworkView *v, RgFeatureRef f, int meshes) {
+    int found = 0;
+    if (f.kind == RgFeatureKind_Junction) {
+        for (size_t i = 0; i < v->junction_count; ++i) found |= same_str(v->junctions[i].id, f.id);
+    } else if (f.kind == RgFeatureKind_Road) {
+        for (size_t i = 0; i < v->piece_count; ++i) found |= same_str(v->pieces[i].id, f.id);
+    } else {
+        for (size_t i = 0; i < v->block_count; ++i) found |= same_str(v->blocks[i].id, f.id);
+    }
+    if (meshes) {
+        int mesh = 0;
+        for (size_t i = 0; i < v->mesh_count; ++i) mesh |= v->meshes[i].kind == f.kind && same_str(v->meshes[i].id, f.id);
+        found = found && mesh;
+    }
+    return found;
+}
+
+static void check_feature_list(const RgFeatureRef *list, size_t n, const RgNetworkView *v, int present, int meshes,
+                               const char *what) {
+    CHECK(n == 0 || list != NULL, "%s: null list with %zu entries", what, n);
+    for (size_t i = 0; i < n; ++i) {
+        check_str(list[i].id, what);
+        CHECK(list[i].kind == RgFeatureKind_Road || list[i].kind == RgFeatureKind_Junction ||
+                  list[i].kind == RgFeatureKind_Block,
+              "%s %zu: kind %d", what, i, (int)list[i].kind);
+        CHECK(holds_feature(v, list[i], meshes) == present, "%s %zu (%.*s): %s in the view", what, i,
+              (int)list[i].id.len, list[i].id.ptr, present ? "not" : "still");
+    }
+}
+
+static void section_update(void) {
+    static Scene s;
+    build_scene(&s, 100.0, 1);
+    RgSettings settings = settings_for(RG_UNITS_CENTIMETRES, RG_FRAME_LEFT_HANDED_Z_UP);
+    RgHandle h = 0, fresh = 0;
+    REQUIRE(rg_network_new(&h) == RgResult_Ok && rg_network_new(&fresh) == RgResult_Ok, "rg_network_new");
+    RgChangesView c;
+    CHECK(rg_update(h, NULL, 0, NULL, 0, &c) == RgResult_InvalidArgument && strstr(last_error(h), "rg_generate"),
+          "an update before any generation: %s", last_error(h));
+    RgNetworkView v, w;
+    generate_scene(h, &s, &settings, &v);
+    size_t meshes_before = v.mesh_count;
+
+    /* Move x_b (the X crossing's second road) 2 m along x: only its neighbourhood changes. */
+    for (int i = 0; i < 2; ++i) s.points[1][i].location.x += 200.0;
+    memset(&c, 0xCD, sizeof c);
+    RgResult r = rg_update(h, &s.splines[1], 1, NULL, 0, &c);
+    REQUIRE(r == RgResult_Ok, "rg_update (move): %d %s", (int)r, last_error(h));
+    REQUIRE(rg_network_view(h, &v) == RgResult_Ok, "view after the update");
+    CHECK(c.changed_count + c.added_count + c.removed_count > 0, "moving a road changed nothing");
+    CHECK(c.remeshed_count >= c.changed_count + c.added_count, "remeshed %zu < changed %zu + added %zu",
+          c.remeshed_count, c.changed_count, c.added_count);
+    CHECK(c.full_build == 0, "a small move built everything again");
+    CHECK(c.changed_count + c.added_count + c.removed_count < v.junction_count + v.piece_count + v.block_count,
+          "everything changed");
+    check_feature_list(c.added, c.added_count, &v, 1, 1, "added");
+    check_feature_list(c.changed, c.changed_count, &v, 1, 1, "changed");
+    check_feature_list(c.removed, c.removed_count, &v, 0, 0, "removed");
+    check_feature_list(c.remeshed, c.remeshed_count, &v, 1, 1, "remeshed");
+    RgChangesView again;
+    CHECK(rg_changes_view(h, &again) == RgResult_Ok && again.changed == c.changed &&
+              again.changed_count == c.changed_count && again.remeshed_count == c.remeshed_count,
+          "rg_changes_view returns the update's lists");
+    /* Exactly what a generation of the edited input gives. */
+    generate_scene(fresh, &s, &settings, &w);
+    check_same_views(&v, &w, "after a move");
+
+    /* Remove t_side: the T becomes a straight road. */
+    RgStr gone = {"t_side", 6};
+    r = rg_update(h, NULL, 0, &gone, 1, &c);
+    REQUIRE(r == RgResult_Ok, "rg_update (remove): %d %s", (int)r, last_error(h));
+    REQUIRE(rg_network_view(h, &v) == RgResult_Ok, "view after the removal");
+    CHECK(c.removed_count > 0, "removing a road removed nothing");
+    check_feature_list(c.removed, c.removed_count, &v, 0, 0, "removed");
+    CHECK(v.mesh_count < meshes_before, "meshes %zu after removing a road (%zu before)", v.mesh_count, meshes_before);
+    static RgSpline rest[SCENE_ROADS];
+    size_t n = 0;
+    for (int i = 0; i < SCENE_ROADS; ++i) {
+        if (i != 3) rest[n++] = s.splines[i];
+    }
+    REQUIRE(rg_generate(fresh, rest, n, &settings) == RgResult_Ok, "generate without t_side: %s", last_error(fresh));
+    REQUIRE(rg_network_view(fresh, &w) == RgResult_Ok, "view");
+    check_same_views(&v, &w, "after a removal");
+
+    /* An edit that changes nothing reports nothing. */
+    r = rg_update(h, &s.splines[0], 1, NULL, 0, &c);
+    CHECK(r == RgResult_Ok && c.added_count == 0 && c.changed_count == 0 && c.removed_count == 0 &&
+              c.remeshed_count == 0 && c.diagnostics_changed == 0,
+          "a no-op update: %d, %zu %zu %zu %zu", (int)r, c.added_count, c.changed_count, c.removed_count,
+          c.remeshed_count);
+
+    /* Caller mistakes fail the call and leave the network as it was. */
+    REQUIRE(rg_network_view(h, &w) == RgResult_Ok, "view");
+    size_t pieces = w.piece_count;
+    CHECK(rg_update(h, NULL, 0, NULL, 2, &c) == RgResult_NullArgument, "null removed_ids with a count");
+    CHECK(rg_update(h, NULL, 3, NULL, 0, &c) == RgResult_NullArgument, "null splines with a count");
+    RgSpline broken = s.splines[0];
+    broken.points = NULL;
+    CHECK(rg_update(h, &broken, 1, NULL, 0, &c) == RgResult_NullArgument, "a spline without points");
+    CHECK(rg_network_view(h, &v) == RgResult_Ok && v.piece_count == pieces, "a failed update changed the network");
+    CHECK(rg_update(h, &s.splines[0], 1, NULL, 0, NULL) == RgResult_Ok, "changes may be null");
+    /* Generating again replaces the network and forgets the changes. */
+    generate_scene(h, &s, &settings, &v);
+    CHECK(rg_changes_view(h, &c) == RgResult_Ok && c.changed_count == 0 && c.removed_count == 0,
+          "changes after a generation");
+    CHECK(rg_changes_view(h, NULL) == RgResult_NullArgument, "rg_changes_view(NULL)");
+    CHECK(rg_network_free(h) == RgResult_Ok && rg_network_free(fresh) == RgResult_Ok, "free");
+    CHECK(rg_update(h, NULL, 0, NULL, 0, &c) == RgResult_InvalidHandle, "update of a freed handle");
+}
+
 int main(int argc, char **argv) {
     const char *which = argc > 1 ? argv[1] : "all";
     int all = strcmp(which, "all") == 0, ran = 0;
@@ -998,6 +1167,7 @@ int main(int argc, char **argv) {
     SECTION(handles)
     SECTION(panic)
     SECTION(threads)
+    SECTION(update)
     if (ran == 0) {
         fprintf(stderr, "driver.c: unknown section %s\n", which);
         return 2;

@@ -567,6 +567,77 @@ void SectionThreads() {
 
 }  // namespace
 
+/// The ids of a view's meshes, in order, with their kinds.
+std::vector<std::pair<int, std::string>> MeshIds(const RgNetworkView& v) {
+    std::vector<std::pair<int, std::string>> out;
+    for (const RgMesh& m : roadgen::Meshes(v)) {
+        out.emplace_back(int(m.kind), roadgen::ToString(m.id));
+    }
+    return out;
+}
+
+void SectionUpdate() {
+    // A grid of three roads each way; the wrapper's Update moves one and removes another, and
+    // the result is what Generate gives for the edited input, mesh by mesh.
+    const Frame& f = kUnreal;
+    const RgSettings settings = roadgen::Settings(f.units(), f.frame());
+    auto grid = [&](double shift, bool with_y2) {
+        Input in;
+        for (int i = 0; i < 3; ++i) {
+            const double at = 100.0 * i + (i == 1 ? shift : 0.0);
+            in.AddSpline("x" + std::to_string(i), {f.P(-50, at), f.P(250, at)}, 7.0 * f.scale);
+            if (i != 2 || with_y2) {
+                in.AddSpline("y" + std::to_string(i), {f.P(100.0 * i, -50), f.P(100.0 * i, 250)}, 7.0 * f.scale);
+            }
+        }
+        return in;
+    };
+    Network net, fresh;
+    REQUIRE(net.Generate(grid(0.0, true), settings).ok(), "generate: %s", net.LastError().c_str());
+    const std::size_t pieces = net.View().piece_count;
+    // Move x1 by 3 m.
+    Input moved;
+    moved.AddSpline("x1", {f.P(-50, 103), f.P(250, 103)}, 7.0 * f.scale);
+    Status s = net.Update(moved);
+    REQUIRE(s.ok(), "update: %s %s", roadgen::ResultName(s.code), s.message.c_str());
+    RgChangesView c = net.Changes();
+    // The crossing roads' pieces start 3 m further along them: new ids (added and removed).
+    CHECK(c.changed_count > 0 && c.remeshed_count >= c.changed_count + c.added_count,
+          "moving x1: %zu changed, %zu added, %zu remeshed", c.changed_count, c.added_count, c.remeshed_count);
+    bool named = false;
+    for (const RgFeatureRef& r : roadgen::Changed(c)) {
+        named = named || roadgen::ToString(r.id).find("x1") != std::string::npos;
+    }
+    CHECK(named, "a piece of x1 is among the changes");
+    REQUIRE(fresh.Generate(grid(3.0, true), settings).ok(), "generate the moved grid");
+    CHECK(MeshIds(net.View()) == MeshIds(fresh.View()), "meshes after the move");
+    CHECK(net.View().piece_count == pieces, "a move keeps the piece count");
+    // Remove y2.
+    s = net.Update(Input(), {"y2"});
+    REQUIRE(s.ok(), "remove: %s", s.message.c_str());
+    c = net.Changes();
+    CHECK(c.removed_count > 0 && roadgen::Removed(c).size == c.removed_count, "removing y2 removed %zu",
+          c.removed_count);
+    REQUIRE(fresh.Generate(grid(3.0, false), settings).ok(), "generate without y2");
+    const RgNetworkView a = net.View(), b = fresh.View();
+    REQUIRE(a.mesh_count == b.mesh_count, "mesh counts %zu vs %zu", a.mesh_count, b.mesh_count);
+    for (std::size_t i = 0; i < a.mesh_count; ++i) {
+        const RgMesh &x = a.meshes[i], &y = b.meshes[i];
+        const bool same = roadgen::ToString(x.id) == roadgen::ToString(y.id) && x.vertex_count == y.vertex_count &&
+                          x.triangle_count == y.triangle_count &&
+                          std::memcmp(x.positions, y.positions, 3 * x.vertex_count * sizeof(double)) == 0 &&
+                          std::memcmp(x.indices, y.indices, 3 * x.triangle_count * sizeof(std::uint32_t)) == 0;
+        CHECK(same, "mesh %zu (%s) after the removal", i, roadgen::ToString(x.id).c_str());
+    }
+    // Before any Generate, and on an empty object, Update fails with a message.
+    Network empty;
+    s = empty.Update(moved);
+    CHECK(s.code == RgResult_InvalidArgument && !s.message.empty(), "update before generate: %s",
+          roadgen::ResultName(s.code));
+    Network gone(std::move(empty));
+    CHECK(empty.Update(moved).code == RgResult_InvalidHandle, "update of a moved-from object");
+}
+
 int main(int argc, char** argv) {
     const std::string which = argc > 1 ? argv[1] : "all";
     const bool all = which == "all";
@@ -574,7 +645,7 @@ int main(int argc, char** argv) {
     const std::pair<const char*, void (*)()> sections[] = {
         {"version", SectionVersion}, {"raii", SectionRaii},       {"input", SectionInput},   {"scene", SectionScene},
         {"sides", SectionSides}, {"corner", SectionCorner},     {"compare", SectionCompare}, {"errors", SectionErrors}, {"null_arrays", SectionNullArrays}, {"panic", SectionPanic},
-        {"threads", SectionThreads},
+        {"threads", SectionThreads}, {"update", SectionUpdate},
     };
     for (const auto& s : sections) {
         if (all || which == s.first) {

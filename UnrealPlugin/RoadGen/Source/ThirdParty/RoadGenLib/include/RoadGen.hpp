@@ -270,6 +270,40 @@ public:
         return v;
     }
 
+    /// Changes the network of the last Generate, with its settings: every spline of `changed`
+    /// is added, or replaces the road with its id; the roads whose ids are in `removed` are
+    /// removed. Only what the edits reach is built again, and the result is exactly what
+    /// Generate gives for the edited input. Earlier views become invalid; Changes() lists what
+    /// changed (the meshes to replace are in its `remeshed` list). A failed Update leaves the
+    /// network as it was.
+    Status Update(const Input& changed, const std::vector<std::string>& removed = {}) {
+        std::vector<RgStr> ids;
+        ids.reserve(removed.size());
+        for (const std::string& id : removed) {
+            RgStr s;
+            s.ptr = id.data();
+            s.len = id.size();
+            ids.push_back(s);
+        }
+        return Update(changed.Splines(), changed.Count(), ids.empty() ? nullptr : ids.data(), ids.size());
+    }
+
+    /// Update from raw arrays (see above); either may be null when its count is 0.
+    Status Update(const RgSpline* splines, std::size_t count, const RgStr* removed, std::size_t removed_count) {
+        return Check(rg_update(handle_, splines, count, removed, removed_count, nullptr));
+    }
+
+    /// What the last successful Update changed (all lists empty before one, and after a
+    /// Generate). Valid until the next Generate or Update, or the handle's end.
+    RgChangesView Changes() const {
+        RgChangesView c;
+        std::memset(&c, 0, sizeof c);
+        if (rg_changes_view(handle_, &c) != RgResult_Ok) {
+            std::memset(&c, 0, sizeof c);
+        }
+        return c;
+    }
+
     /// The message of this handle's last failure (empty when the last Generate succeeded).
     std::string LastError() const { return roadgen::LastError(handle_); }
 
@@ -298,6 +332,14 @@ inline Span<RgBlock> Blocks(const RgNetworkView& v) { return {v.blocks, v.block_
 inline Span<RgDiagnostic> Diagnostics(const RgNetworkView& v) { return {v.diagnostics, v.diagnostic_count}; }
 /// The meshes of a view.
 inline Span<RgMesh> Meshes(const RgNetworkView& v) { return {v.meshes, v.mesh_count}; }
+/// Features an Update added.
+inline Span<RgFeatureRef> Added(const RgChangesView& c) { return {c.added, c.added_count}; }
+/// Features an Update changed.
+inline Span<RgFeatureRef> Changed(const RgChangesView& c) { return {c.changed, c.changed_count}; }
+/// Features an Update removed (their meshes are gone).
+inline Span<RgFeatureRef> Removed(const RgChangesView& c) { return {c.removed, c.removed_count}; }
+/// Features whose meshes an Update built again: the meshes a host replaces.
+inline Span<RgFeatureRef> Remeshed(const RgChangesView& c) { return {c.remeshed, c.remeshed_count}; }
 /// The ids of the input roads that meet at a junction.
 inline Span<RgStr> Roads(const RgJunction& j) { return {j.roads, j.road_count}; }
 /// A road piece's centerline.

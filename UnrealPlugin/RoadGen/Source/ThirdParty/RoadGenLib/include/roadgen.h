@@ -156,6 +156,24 @@ typedef enum RgResult {
 } RgResult;
 
 /**
+ * Which feature a mesh belongs to. The numeric values are fixed and never reused.
+ */
+typedef enum RgFeatureKind {
+  /**
+   * A road piece.
+   */
+  RgFeatureKind_Road = 0,
+  /**
+   * A junction.
+   */
+  RgFeatureKind_Junction = 1,
+  /**
+   * A block platform.
+   */
+  RgFeatureKind_Block = 2,
+} RgFeatureKind;
+
+/**
  * What a diagnostic is about. The numeric values are fixed and never reused.
  */
 typedef enum RgDiagnosticCode {
@@ -196,24 +214,6 @@ typedef enum RgDiagnosticCode {
    */
   RgDiagnosticCode_JunctionFallback = 8,
 } RgDiagnosticCode;
-
-/**
- * Which feature a mesh belongs to. The numeric values are fixed and never reused.
- */
-typedef enum RgFeatureKind {
-  /**
-   * A road piece.
-   */
-  RgFeatureKind_Road = 0,
-  /**
-   * A junction.
-   */
-  RgFeatureKind_Junction = 1,
-  /**
-   * A block platform.
-   */
-  RgFeatureKind_Block = 2,
-} RgFeatureKind;
 
 /**
  * A road's cross-section beside its carriageway, in the caller's units.
@@ -401,6 +401,68 @@ typedef struct RgStr {
    */
   size_t len;
 } RgStr;
+
+/**
+ * One feature named by an update: its kind and id.
+ */
+typedef struct RgFeatureRef {
+  /**
+   * The feature's kind.
+   */
+  enum RgFeatureKind kind;
+  /**
+   * The feature's id.
+   */
+  struct RgStr id;
+} RgFeatureRef;
+
+/**
+ * What the last `rg_update` changed: read-only arrays owned by the handle, valid until
+ * the handle is generated or updated again, or freed. Each list is sorted by kind, then id.
+ */
+typedef struct RgChangesView {
+  /**
+   * Features that did not exist before.
+   */
+  const struct RgFeatureRef *added;
+  /**
+   * Number of added features.
+   */
+  size_t added_count;
+  /**
+   * Features whose content changed.
+   */
+  const struct RgFeatureRef *changed;
+  /**
+   * Number of changed features.
+   */
+  size_t changed_count;
+  /**
+   * Features that no longer exist (their meshes are gone too).
+   */
+  const struct RgFeatureRef *removed;
+  /**
+   * Number of removed features.
+   */
+  size_t removed_count;
+  /**
+   * Features whose meshes were built again (added and changed features and their
+   * neighbours): the meshes a host replaces. Empty unless meshes are built.
+   */
+  const struct RgFeatureRef *remeshed;
+  /**
+   * Number of features whose meshes were built again.
+   */
+  size_t remeshed_count;
+  /**
+   * 1 when the diagnostics changed.
+   */
+  uint8_t diagnostics_changed;
+  /**
+   * 1 when the update built the whole network again (same result, only slower).
+   */
+  uint8_t full_build;
+} RgChangesView;
 
 /**
  * A point or vector in the plane, in the caller's units and frame.
@@ -619,8 +681,8 @@ typedef struct RgMesh {
 } RgMesh;
 
 /**
- * Everything a generation produced: read-only arrays owned by the handle, valid until the
- * handle is generated again or freed.
+ * Everything a generation (and the updates after it) produced: read-only arrays owned by the
+ * handle, valid until the handle is generated or updated again, or freed.
  */
 typedef struct RgNetworkView {
   /**
@@ -715,9 +777,43 @@ enum RgResult rg_generate(RgHandle handle,
                           const struct RgSettings *settings);
 
 /**
+ * Changes the network that the last [`rg_generate`] built, with its settings: every spline of
+ * `splines` is added, or replaces the road with its id; every road whose id is in
+ * `removed_ids` is removed. Only what the edits reach is built again (junctions, road pieces,
+ * blocks and their meshes); the result is exactly what [`rg_generate`] gives for the edited
+ * input. What changed is written to `changes` (when not null) and stays readable through it
+ * until the next call on the handle; the views of [`rg_network_view`] are renewed.
+ *
+ * Fails with `RgResult_InvalidArgument` before any generation. A caller mistake (a null array,
+ * an unknown code) or, in strict mode, a bad road fails the call and leaves the network as it
+ * was.
+ *
+ * # Safety
+ * `splines` must be null (with a count of 0) or point to `spline_count` readable splines as
+ * for [`rg_generate`]; `removed_ids` must be null (with a count of 0) or point to
+ * `removed_count` strings, each `len` readable bytes at `ptr`; `changes` must be null or point
+ * to a writable `RgChangesView`.
+ */
+enum RgResult rg_update(RgHandle handle,
+                        const struct RgSpline *splines,
+                        size_t spline_count,
+                        const struct RgStr *removed_ids,
+                        size_t removed_count,
+                        struct RgChangesView *changes);
+
+/**
+ * Writes the lists of what the last successful [`rg_update`] changed to `out` (all empty
+ * before one, and after a generation).
+ *
+ * # Safety
+ * `out` must be null or point to a writable `RgChangesView`.
+ */
+enum RgResult rg_changes_view(RgHandle handle, struct RgChangesView *out);
+
+/**
  * Writes the views of everything the handle holds to `out` (all counts 0 before the first
- * successful [`rg_generate`]). The pointers stay valid until the handle is generated again or
- * freed.
+ * successful [`rg_generate`]). The pointers stay valid until the handle is generated or updated
+ * again, or freed.
  *
  * # Safety
  * `out` must be null or point to a writable `RgNetworkView`.
