@@ -5,7 +5,9 @@
 //! - `build`: the network (junctions, road pieces, blocks), input already parsed;
 //! - `meshes`: `build_meshes` into a `MeshCollector`, network already built;
 //! - `geojson`, `glb`: the writers, to memory, from a built network and its meshes;
-//! - `end_to_end`: file to glTF bytes (read, parse, build, meshes, `write_glb`).
+//! - `end_to_end`: file to glTF bytes (read, parse, build, meshes, `write_glb`);
+//! - `update`: one incremental update (`Session::update`) that moves one road by a drag step,
+//!   a different road each iteration (Kotka and the centre of Liège).
 //!
 //! Run with `cargo bench -p roadgen-cli --bench pipeline` (a few minutes), or one group with
 //! e.g. `cargo bench -p roadgen-cli --bench pipeline -- build/liege`.
@@ -15,7 +17,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
-use roadgen_core::{build, build_meshes, FeatureMesh, MeshCollector, Network, Settings};
+use roadgen_core::{build, build_meshes, Edit, FeatureMesh, MeshCollector, Network, Session, Settings};
 use roadgen_formats::{read_file, read_str, write_geojson, write_glb, GltfOptions, Loaded, ReadOptions};
 
 /// The networks to time, with the measurement time of one stage on each (seconds, for all samples).
@@ -135,5 +137,36 @@ fn end_to_end(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse, pipeline, meshes, writers, end_to_end);
+/// How far each `update` iteration moves its road, metres east and north (back again the next
+/// time the same road comes round).
+const DRAG_STEP_M: (f64, f64) = (1.5, -1.0);
+
+/// Roads the `update` benchmark cycles through, spread evenly over the input.
+const UPDATE_ROADS: usize = 64;
+
+fn update(c: &mut Criterion) {
+    let settings = Settings::default();
+    let mut group = new_group(c, "update");
+    for (name, seconds) in NETWORKS.iter().filter(|(n, _)| *n != "liege") {
+        let input = load(name).input;
+        let mut session = Session::new(input.clone(), settings).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let n = input.roads.len();
+        let picks: Vec<usize> = (0..UPDATE_ROADS.min(n)).map(|k| k * n / UPDATE_ROADS.min(n)).collect();
+        let mut turn = 0usize;
+        group.measurement_time(Duration::from_secs(*seconds));
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                let i = picks[turn % picks.len()];
+                // Odd rounds over the list move each road back.
+                let sign = if (turn / picks.len()) % 2 == 0 { 1.0 } else { 0.0 };
+                turn += 1;
+                let road = input.roads[i].translated(sign * DRAG_STEP_M.0, sign * DRAG_STEP_M.1);
+                session.update(&[Edit::Upsert(road)]).expect("valid settings")
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, parse, pipeline, meshes, writers, end_to_end, update);
 criterion_main!(benches);

@@ -2,12 +2,16 @@
 //!
 //! The input is read and parsed once; then every run builds the network (`build`), its meshes
 //! (`build_meshes` into a `MeshCollector`), and writes the GeoJSON and the glTF binary to memory.
+//! Then `--updates` different roads are moved one at a time through a `Session` (an incremental
+//! update each, and the meshes it names).
 //! stdout gets one JSON object; progress goes to stderr.
 
 use std::time::Instant;
 
 use clap::Args;
-use roadgen_core::{build, build_meshes, MeshCollector};
+use std::collections::BTreeSet;
+
+use roadgen_core::{build, build_meshes, build_meshes_of, Edit, FeatureKind, MeshCollector, Session};
 use roadgen_formats::{write_geojson, write_glb, GltfOptions, Loaded};
 use serde_json::json;
 
@@ -30,7 +34,17 @@ pub(crate) struct Bench {
     /// Worker threads of the parallel stages (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Incremental updates to time after the runs: that many different roads, spread over the
+    /// input, are moved one at a time and the network updated (0: none).
+    #[arg(long, default_value_t = DEFAULT_UPDATES)]
+    updates: usize,
 }
+
+/// Updates timed when `--updates` is not given.
+const DEFAULT_UPDATES: usize = 100;
+
+/// How far each timed update moves its road, metres east and north: a drag step.
+const UPDATE_SHIFT_M: (f64, f64) = (1.5, -1.0);
 
 /// The times of one run, in seconds, and a digest of its outputs.
 struct Run {
@@ -89,6 +103,7 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
     if !identical {
         eprintln!("roadgen bench: warning: the outputs differ between runs");
     }
+    let updates = pool.install(|| time_updates(args, &loaded))?;
     let stage = |f: fn(&Run) -> f64| median(runs.iter().map(f).collect());
     let cpu = |f: fn(&Run) -> Option<f64>| runs.iter().map(f).collect::<Option<Vec<f64>>>().map(median);
     let report = json!({
@@ -116,8 +131,65 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         "identical_runs": identical,
         "peak_rss_network_mb": counts.peak_rss_network_mb,
         "peak_rss_mb": peak_rss_mb(),
+        "updates": updates.times.len(),
+        "update_s": (!updates.times.is_empty()).then(|| median(updates.times.clone())),
+        "update_p90_s": percentile(&updates.times, 0.9),
+        "update_meshes_s": (!updates.mesh_times.is_empty()).then(|| median(updates.mesh_times.clone())),
+        "update_roads_rebuilt": (!updates.rebuilt.is_empty()).then(|| median(updates.rebuilt.clone())),
+        "update_full_builds": updates.full_builds,
+        "update_full_blocks": updates.full_blocks,
     });
     Ok(report.to_string())
+}
+
+/// What the timed updates measured.
+#[derive(Default)]
+struct Updates {
+    /// Seconds of each `Session::update`.
+    times: Vec<f64>,
+    /// Seconds of building the meshes each update names (`Changes::remesh`).
+    mesh_times: Vec<f64>,
+    /// Roads each update built again.
+    rebuilt: Vec<f64>,
+    /// Updates that built the whole network, or looked at every block, again.
+    full_builds: usize,
+    full_blocks: usize,
+}
+
+/// Moves `--updates` different roads, one update each, and times them.
+fn time_updates(args: &Bench, loaded: &Loaded) -> Result<Updates, String> {
+    let mut out = Updates::default();
+    let n = loaded.input.roads.len();
+    let count = args.updates.min(n);
+    if count == 0 {
+        return Ok(out);
+    }
+    let settings = args.input.settings();
+    let mut session = Session::new(loaded.input.clone(), settings).map_err(|e| args.input.engine_error(e))?;
+    for k in 0..count {
+        let road = loaded.input.roads[k * n / count].translated(UPDATE_SHIFT_M.0, UPDATE_SHIFT_M.1);
+        let t = Instant::now();
+        let changes = session.update(&[Edit::Upsert(road)]).map_err(|e| args.input.engine_error(e))?;
+        out.times.push(t.elapsed().as_secs_f64());
+        let wanted: BTreeSet<(FeatureKind, &str)> = changes.remesh.iter().map(|(k, id)| (*k, id.as_str())).collect();
+        let t = Instant::now();
+        let mut meshes = MeshCollector::default();
+        build_meshes_of(session.network(), &settings, &|k, id| wanted.contains(&(k, id)), &mut meshes);
+        out.mesh_times.push(t.elapsed().as_secs_f64());
+        out.rebuilt.push(changes.stats.roads_rebuilt as f64);
+        out.full_builds += usize::from(changes.stats.full_build);
+        out.full_blocks += usize::from(changes.stats.full_blocks);
+    }
+    eprintln!("roadgen bench: {count} updates: median {:.2} ms", 1e3 * median(out.times.clone()));
+    Ok(out)
+}
+
+/// The value below which a share `q` of `values` lie (nearest rank); `None` when empty.
+fn percentile(values: &[f64], q: f64) -> Option<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len().max(1));
+    v.get(rank - 1).copied()
 }
 
 /// One timed run of every stage; fills `counts` when given.
@@ -222,6 +294,15 @@ fn cpu_since(start: Option<f64>) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let v = [5.0, 1.0, 4.0, 2.0, 3.0, 6.0, 7.0, 8.0, 9.0, 10.0];
+        assert_eq!(percentile(&v, 0.9), Some(9.0));
+        assert_eq!(percentile(&v, 0.5), Some(5.0));
+        assert_eq!(percentile(&v, 1.0), Some(10.0));
+        assert_eq!(percentile(&[], 0.9), None);
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {

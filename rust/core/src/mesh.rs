@@ -356,14 +356,18 @@ struct Heights {
 
 impl Heights {
     fn new(net: &Network) -> Self {
+        let first = net.pieces.iter().flat_map(|p| p.centerline.iter()).map(|c| c.z).next().unwrap_or(0.0);
+        let flat = net.pieces.iter().flat_map(|p| p.centerline.iter()).all(|c| c.z == first).then_some(first);
+        if flat.is_some() {
+            // One height everywhere: no tree to ask.
+            return Self { tree: RTree::new(), flat };
+        }
         let mut segs = Vec::new();
         for p in &net.pieces {
             for w in p.centerline.windows(2) {
                 segs.push(GeomWithData::new(RLine::new([w[0].x, w[0].y], [w[1].x, w[1].y]), (w[0].z, w[1].z)));
             }
         }
-        let first = net.pieces.iter().flat_map(|p| p.centerline.iter()).map(|c| c.z).next().unwrap_or(0.0);
-        let flat = net.pieces.iter().flat_map(|p| p.centerline.iter()).all(|c| c.z == first).then_some(first);
         Self { tree: RTree::bulk_load(segs), flat }
     }
 

@@ -118,6 +118,22 @@ pub struct Road {
     pub profile: ProfileOverride,
 }
 
+impl Road {
+    /// The same road moved by `dx` east and `dy` north, metres (tangents are directions and stay).
+    pub fn translated(&self, dx: f64, dy: f64) -> Road {
+        let mut r = self.clone();
+        let by = |p: &mut Point3| {
+            p.x += dx;
+            p.y += dy;
+        };
+        match &mut r.geometry {
+            RoadGeometry::Polyline(pts) => pts.iter_mut().for_each(by),
+            RoadGeometry::Spline(pts) => pts.iter_mut().for_each(|p| by(&mut p.location)),
+        }
+        r
+    }
+}
+
 /// Everything the pipeline needs to know about the input.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Input {
