@@ -158,7 +158,7 @@ fn update(c: &mut Criterion) {
             b.iter(|| {
                 let i = picks[turn % picks.len()];
                 // Odd rounds over the list move each road back.
-                let sign = if (turn / picks.len()) % 2 == 0 { 1.0 } else { 0.0 };
+                let sign = if (turn / picks.len()).is_multiple_of(2) { 1.0 } else { 0.0 };
                 turn += 1;
                 let road = input.roads[i].translated(sign * DRAG_STEP_M.0, sign * DRAG_STEP_M.1);
                 session.update(&[Edit::Upsert(road)]).expect("valid settings")
