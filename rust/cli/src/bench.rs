@@ -136,6 +136,8 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         "update_p90_s": percentile(&updates.times, 0.9),
         "update_meshes_s": (!updates.mesh_times.is_empty()).then(|| median(updates.mesh_times.clone())),
         "update_roads_rebuilt": (!updates.rebuilt.is_empty()).then(|| median(updates.rebuilt.clone())),
+        "update_network_s": (!updates.network.is_empty()).then(|| median(updates.network.clone())),
+        "update_blocks_s": (!updates.blocks.is_empty()).then(|| median(updates.blocks.clone())),
         "update_full_builds": updates.full_builds,
         "update_full_blocks": updates.full_blocks,
     });
@@ -151,6 +153,9 @@ struct Updates {
     mesh_times: Vec<f64>,
     /// Roads each update built again.
     rebuilt: Vec<f64>,
+    /// Seconds of each update's junction and road piece stage, and of its block stage.
+    network: Vec<f64>,
+    blocks: Vec<f64>,
     /// Updates that built the whole network, or looked at every block, again.
     full_builds: usize,
     full_blocks: usize,
@@ -177,6 +182,8 @@ fn time_updates(args: &Bench, loaded: &Loaded) -> Result<Updates, String> {
         build_meshes_of(session.network(), &settings, &|k, id| wanted.contains(&(k, id)), &mut meshes);
         out.mesh_times.push(t.elapsed().as_secs_f64());
         out.rebuilt.push(changes.stats.roads_rebuilt as f64);
+        out.network.push(changes.stats.network_s);
+        out.blocks.push(changes.stats.blocks_s);
         out.full_builds += usize::from(changes.stats.full_build);
         out.full_blocks += usize::from(changes.stats.full_blocks);
     }

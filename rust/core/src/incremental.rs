@@ -87,7 +87,7 @@ impl Changes {
 }
 
 /// How an update was done.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct UpdateStats {
     /// Roads built again for junctions and road pieces (in the last build of the window).
     pub roads_rebuilt: usize,
@@ -97,6 +97,10 @@ pub struct UpdateStats {
     pub full_build: bool,
     /// The block stage looked at the whole network (a face that changed reaches far).
     pub full_blocks: bool,
+    /// Wall time of the junction and road piece stage, seconds.
+    pub network_s: f64,
+    /// Wall time of the block stage, seconds.
+    pub blocks_s: f64,
 }
 
 /// A network kept between calls; see the module documentation.
@@ -257,13 +261,17 @@ impl Session {
         let mut changes = Changes::default();
         let old_diags = std::mem::take(&mut self.net.diagnostics);
         let old_flat = flat_height(&self.net);
+        let t = std::time::Instant::now();
         let surfaces =
             if dirty.boxes.is_empty() { Some(Regions::default()) } else { self.local_network(&dirty, &mut changes) };
+        changes.stats.network_s = t.elapsed().as_secs_f64();
         match surfaces {
             Some(surfaces) => {
+                let t = std::time::Instant::now();
                 if !surfaces.boxes.is_empty() {
                     self.local_blocks(&surfaces, &mut changes);
                 }
+                changes.stats.blocks_s = t.elapsed().as_secs_f64();
             }
             None => {
                 let old = std::mem::take(&mut self.net);
@@ -425,12 +433,25 @@ impl Session {
         for b in &z.boxes {
             y.add(grow(*b, reach));
         }
+        // The features in the dirty region usually change, and bring their neighbours in:
+        // take those neighbours' extents into the window from the start.
+        let mut near = Regions::default();
+        for (feats, boxes) in [
+            (self.net.junctions.iter().map(|j| &j.id).collect::<Vec<_>>(), &self.junction_box),
+            (self.net.pieces.iter().map(|p| &p.id).collect::<Vec<_>>(), &self.piece_box),
+        ] {
+            for (_, b) in feats.into_iter().zip(boxes) {
+                if z.meets(*b) {
+                    near.add(*b);
+                }
+            }
+        }
         for (feats, boxes, exts) in [
             (self.net.junctions.iter().map(|j| &j.id).collect::<Vec<_>>(), &self.junction_box, &self.extents.junctions),
             (self.net.pieces.iter().map(|p| &p.id).collect::<Vec<_>>(), &self.piece_box, &self.extents.pieces),
         ] {
             for (id, b) in feats.into_iter().zip(boxes) {
-                if z.meets(*b) {
+                if z.meets(*b) || near.meets(*b) {
                     y.add(grow(exts.get(id).copied().unwrap_or(*b), reach));
                 }
             }
