@@ -170,7 +170,10 @@ fn meshes_of(net: &Network, settings: &Settings, wanted: &(dyn Fn(FeatureKind, &
 /// Runs the edits; with `meshes`, also keeps meshes up to date from `Changes::remesh` alone and
 /// checks them against the meshes of the whole network after every edit.
 fn run(file: &str, ops: &[Op], meshes: bool) {
-    let input = load(file);
+    run_input(file, load(file), ops, meshes);
+}
+
+fn run_input(file: &str, input: Input, ops: &[Op], meshes: bool) {
     let settings = Settings::default();
     let mut session = Session::new(input, settings).expect("session");
     let mut kept: Meshes = if meshes { meshes_of(session.network(), &settings, &|_, _| true) } else { Meshes::new() };
@@ -211,6 +214,16 @@ proptest! {
     fn edits_on_liege_center_match_a_full_build(ops in proptest::collection::vec(op(), 1..4)) {
         run("osm/liege_center.roads.json", &ops, false);
     }
+}
+
+/// Far from the origin (beyond the reach of the origin-anchored block grid) updates still give
+/// exactly the full build.
+#[test]
+fn updates_far_from_the_origin_match_a_full_build() {
+    let mut input = load("osm/kotka.roads.json");
+    input.roads = input.roads.iter().map(|r| r.translated(1e5, -2e5)).collect();
+    let ops = [Op::Move(7, 12.0, -5.0), Op::Remove(40), Op::Copy(90, 20.0, 15.0), Op::MovePoint(120, 1, -8.0, 3.0)];
+    run_input("kotka moved by (1e5, -2e5) m", input, &ops, false);
 }
 
 /// A session made from an input is the network of a full build.

@@ -44,8 +44,25 @@ fn bench_prints_positive_finite_stage_medians() {
     if let (Some(network), Some(all)) = (j["peak_rss_network_mb"].as_f64(), j["peak_rss_mb"].as_f64()) {
         assert!(network > 0.0 && network <= all, "{j}");
     }
-    // Progress goes to stderr, one line per run and one for parsing.
-    assert_eq!(stderr.lines().count(), 4, "{stderr}");
+    // Progress goes to stderr, one line per run, one for parsing and one for the updates.
+    assert_eq!(stderr.lines().count(), 5, "{stderr}");
+    // The updates: every road of the 8 moved once (fewer roads than the default 100).
+    assert_eq!(j["updates"], 8, "{j}");
+    for key in ["update_s", "update_p90_s", "update_network_s", "update_blocks_s", "update_meshes_s"] {
+        let v = j[key].as_f64().unwrap_or_else(|| panic!("{key} missing or not a number: {j}"));
+        assert!(v.is_finite() && v >= 0.0, "{key} = {v}");
+    }
+    assert!(j["update_s"].as_f64().unwrap() > 0.0, "{j}");
+    assert!(j["update_p90_s"].as_f64().unwrap() >= j["update_s"].as_f64().unwrap(), "{j}");
+    assert_eq!(j["update_full_builds"].as_u64().map(|n| n <= 8), Some(true), "{j}");
+}
+
+#[test]
+fn bench_without_updates() {
+    let (j, stderr) = bench(&data("golden/x.roads.json"), &["--runs", "1", "--updates", "0"]);
+    assert_eq!(j["updates"], 0);
+    assert!(j["update_s"].is_null(), "{j}");
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
 }
 
 #[test]

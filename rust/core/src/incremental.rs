@@ -35,7 +35,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use i_overlay::float::relate::FloatRelate;
+use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::solver::Solver;
+use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
 use crate::blocks::{face_dropped, faces, finish_blocks, name_faces, polygon_box, Bbox, Face};
@@ -223,9 +225,7 @@ impl Session {
         let slack = self.settings.snap_distance + self.settings.tolerance;
         let mut dirty = Regions::default();
         for (id, _) in &fresh {
-            if let Some(b) = self.road_zone.get(id) {
-                dirty.add(grow(*b, slack));
-            }
+            self.add_road_chunks(id, slack, &mut dirty);
         }
         for (id, p) in fresh {
             let first = self.roads.iter().position(|r| r.id == id);
@@ -254,9 +254,7 @@ impl Session {
                     self.set_prepared(id.clone(), None);
                 }
             }
-            if let Some(b) = self.road_zone.get(&id) {
-                dirty.add(grow(*b, slack));
-            }
+            self.add_road_chunks(&id, slack, &mut dirty);
         }
         let mut changes = Changes::default();
         let old_diags = std::mem::take(&mut self.net.diagnostics);
@@ -344,6 +342,17 @@ impl Session {
             .chain(n.pieces.iter().map(|p| (FeatureKind::Road, p.id.clone())))
             .chain(n.blocks.iter().map(|b| (FeatureKind::Block, b.id.clone())))
             .collect()
+    }
+
+    /// Adds the zone of road `id` to `region`, piece by piece along its centerline (grown by
+    /// its own reach and `slack`): a long diagonal road does not bring in everything in its box.
+    fn add_road_chunks(&self, id: &str, slack: f64, region: &mut Regions) {
+        if let Some(Ok(line)) = self.prepared.get(id) {
+            let pts: Vec<Point> = line.line.pts.iter().map(|p| p.xy()).collect();
+            for b in chunk_boxes(&pts, false) {
+                region.add(grow(b, own_reach(line) + slack));
+            }
+        }
     }
 
     /// Records road `id`'s preparation (or its absence) and its zone.
@@ -499,9 +508,9 @@ impl Session {
                         if !trusted(e) {
                             grew_y |= y.add(grow(e, reach));
                         } else if old != Some(f) {
-                            grew_z |= z.add(nb);
-                            if let Some(b) = ob {
-                                grew_z |= z.add(b);
+                            grew_z |= z.add_outline(&f.polygon);
+                            if let Some(o) = old {
+                                grew_z |= z.add_outline(&o.polygon);
                             }
                         }
                     }
@@ -517,7 +526,7 @@ impl Session {
                         if !trusted(e) {
                             grew_y |= y.add(grow(e, reach));
                         } else {
-                            grew_z |= z.add(*ob);
+                            grew_z |= z.add_outline(&o.polygon);
                         }
                     }
                 }};
@@ -598,7 +607,10 @@ impl Session {
             frames.push(f);
         }
         for frame in frames {
-            if contains(frame, whole) {
+            // Far from the origin the overlay's grid depends on its extent: only the whole
+            // network's frame gives the pipeline's outlines there.
+            let anchored = |f: Bbox| crate::overlay::anchored(f, crate::blocks::BLOCK_GRID);
+            if contains(frame, whole) || !anchored(frame) || !anchored(whole) {
                 break;
             }
             if self.blocks_in(frame, changed, Some(whole), changes) {
@@ -644,12 +656,24 @@ impl Session {
             };
             let open = found.outer.iter().any(|o| {
                 let ob = polygon_box(o);
-                !o.exterior.iter().any(outside)
-                    && changed.boxes.iter().any(|b| {
-                        let ([bx0, by0], [bx1, by1]) = *b;
-                        let rect = vec![vec![[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]];
-                        meets(ob, *b) && shape(o).interiors_intersect(&rect)
-                    })
+                if o.exterior.iter().any(outside) {
+                    return false;
+                }
+                let rects: Vec<Vec<[f64; 2]>> = changed
+                    .boxes
+                    .iter()
+                    .filter(|b| meets(ob, **b))
+                    .map(|&([bx0, by0], [bx1, by1])| vec![[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]])
+                    .collect();
+                // Chunk boxes overlap one another: the non-zero rule takes their union.
+                !rects.is_empty()
+                    && FloatPredicateOverlay::with_subj_and_clip_custom(
+                        &shape(o),
+                        &rects,
+                        FillRule::NonZero,
+                        Solver::default(),
+                    )
+                    .interiors_intersect()
             });
             if open {
                 return false;
@@ -810,22 +834,22 @@ fn replace<F: Feature>(
             Some((n, nb)) => {
                 changes.changed.push((kind, n.id().to_string()));
                 ends_of(&f, changes);
-                changed.add(b);
-                changed.add(nb);
+                changed.add_outline(f.polygon());
+                changed.add_outline(n.polygon());
                 fresh(&n, exts);
                 out.push((n, nb));
             }
             None => {
                 changes.removed.push((kind, f.id().to_string()));
                 ends_of(&f, changes);
-                changed.add(b);
+                changed.add_outline(f.polygon());
                 exts.remove(f.id());
             }
         }
     }
     for (_, (n, nb)) in incoming {
         changes.added.push((kind, n.id().to_string()));
-        changed.add(nb);
+        changed.add_outline(n.polygon());
         fresh(&n, exts);
         out.push((n, nb));
     }
@@ -900,6 +924,18 @@ impl Regions {
         true
     }
 
+    /// Adds a polygon's outline, piece by piece (see [`chunk_boxes`]); true when the region
+    /// grew.
+    fn add_outline(&mut self, p: &Polygon) -> bool {
+        let mut grew = false;
+        for ring in std::iter::once(&p.exterior).chain(&p.holes) {
+            for b in chunk_boxes(ring, true) {
+                grew |= self.add(b);
+            }
+        }
+        grew
+    }
+
     fn meets(&self, b: Bbox) -> bool {
         self.boxes.iter().any(|x| meets(*x, b))
     }
@@ -908,6 +944,31 @@ impl Regions {
     fn holds(&self, b: Bbox) -> bool {
         self.boxes.iter().any(|x| contains(*x, b))
     }
+}
+
+/// Vertices of a line or ring per box of [`chunk_boxes`].
+const CHUNK: usize = 8;
+
+/// Boxes around runs of [`CHUNK`] consecutive segments of a line (of a closed ring with
+/// `closed`): together they hold every point of it, and hug a long diagonal far closer than one
+/// box does.
+fn chunk_boxes(pts: &[Point], closed: bool) -> Vec<Bbox> {
+    let n = pts.len();
+    let segments = if closed { n } else { n.saturating_sub(1) };
+    let mut out = Vec::new();
+    if n == 1 {
+        out.push(([pts[0].x, pts[0].y], [pts[0].x, pts[0].y]));
+    }
+    let mut start = 0;
+    while start < segments {
+        let end = (start + CHUNK).min(segments);
+        let b = (start..=end)
+            .map(|i| pts[i % n])
+            .fold(EMPTY, |(lo, hi), q| ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)]));
+        out.push(b);
+        start = end;
+    }
+    out
 }
 
 fn grow(b: Bbox, d: f64) -> Bbox {

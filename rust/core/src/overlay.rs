@@ -99,6 +99,13 @@ where
     }
 }
 
+/// Whether an overlay whose coordinates all lie in `frame` (lowest, highest corners) is on the
+/// origin-anchored grid of `grid` metres in [`overlay_on_grid`].
+pub(crate) fn anchored(frame: ([f64; 2], [f64; 2]), grid: f64) -> bool {
+    let reach = frame.0.iter().chain(frame.1.iter()).fold(0.0f64, |m, v| m.max(v.abs()));
+    reach.is_finite() && reach / grid <= ANCHORED_GRID_SPAN
+}
+
 /// Largest coordinate, in grid steps, of an overlay on the origin-anchored grid: 2^28, an
 /// eighth of the 32-bit range, leaving room for the library's intermediate values.
 const ANCHORED_GRID_SPAN: f64 = (1u64 << 28) as f64;
