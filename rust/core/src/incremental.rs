@@ -41,6 +41,7 @@ use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
 use crate::blocks::{face_dropped, faces, finish_blocks, name_faces, polygon_box, Bbox, Face};
+use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
 use crate::overlay::shape;
 use crate::pipeline::{
@@ -134,6 +135,11 @@ const FULL_BUILD_SHARE: f64 = 0.5;
 
 /// Builds of the window before an update falls back to a full build.
 const MAX_ROUNDS: usize = 16;
+
+/// Points of a face from which [`Session::escapes`] casts rays, and rays per point (evenly
+/// spread directions).
+const ESCAPE_POINTS: usize = 8;
+const ESCAPE_DIRECTIONS: usize = 8;
 
 /// Block frames stretched to a side of the network before the block stage looks at the whole
 /// network.
@@ -621,6 +627,50 @@ impl Session {
         self.blocks_in(whole, changed, None, changes);
     }
 
+    /// Whether a face that reaches `frame` runs on to infinity: from the middle of some stretch
+    /// of its outline along a side of the frame (a point of the face, on no road surface), a
+    /// straight ray out past the network (`net_frame`) crosses no road surface of the updated
+    /// network, so the face is the outer face.
+    fn escapes(&self, face: &Polygon, frame: Bbox, net_frame: Bbox) -> bool {
+        let ([x0, y0], [x1, y1]) = frame;
+        let near = 2.0 * crate::blocks::BLOCK_GRID;
+        let span = (net_frame.1[0] - net_frame.0[0]) + (net_frame.1[1] - net_frame.0[1]);
+        let ring = &face.exterior;
+        let on_side = |a: Point, b: Point| {
+            (a.x <= x0 + near && b.x <= x0 + near)
+                || (a.x >= x1 - near && b.x >= x1 - near)
+                || (a.y <= y0 + near && b.y <= y0 + near)
+                || (a.y >= y1 - near && b.y >= y1 - near)
+        };
+        let starts = (0..ring.len())
+            .map(|i| (ring[i], ring[(i + 1) % ring.len()]))
+            .filter(|&(a, b)| on_side(a, b))
+            .map(|(a, b)| a.lerp(b, 0.5))
+            .take(ESCAPE_POINTS);
+        let clear = |m: Point, far: Point| {
+            let ray = ([m.x.min(far.x), m.y.min(far.y)], [m.x.max(far.x), m.y.max(far.y)]);
+            let blocked = |p: &Polygon, b: &Bbox| {
+                meets(*b, ray)
+                    && std::iter::once(&p.exterior)
+                        .chain(&p.holes)
+                        .any(|r| (0..r.len()).any(|k| segment_hit(m, far, r[k], r[(k + 1) % r.len()]) != SegHit::None))
+            };
+            !(self.net.pieces.iter().zip(&self.piece_box).any(|(p, b)| blocked(&p.polygon, b))
+                || self.net.junctions.iter().zip(&self.junction_box).any(|(j, b)| blocked(&j.polygon, b)))
+        };
+        for m in starts {
+            for k in 0..ESCAPE_DIRECTIONS {
+                let angle = std::f64::consts::TAU * k as f64 / ESCAPE_DIRECTIONS as f64;
+                // Long enough to leave the network's frame from anywhere inside it.
+                let far = Point::new(m.x + span * angle.cos(), m.y + span * angle.sin());
+                if clear(m, far) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// How far a block frame reaches past what it must hold: the widest road, at least the snap
     /// distance and a metre, metres.
     fn frame_margin(&self) -> f64 {
@@ -656,7 +706,7 @@ impl Session {
             };
             let open = found.outer.iter().any(|o| {
                 let ob = polygon_box(o);
-                if o.exterior.iter().any(outside) {
+                if o.exterior.iter().any(outside) || self.escapes(o, frame, net_frame) {
                     return false;
                 }
                 let rects: Vec<Vec<[f64; 2]>> = changed
