@@ -201,7 +201,7 @@ fn run_input(file: &str, input: Input, ops: &[Op], meshes: bool) {
 }
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(config(48))]
     #[test]
     fn edits_on_kotka_match_a_full_build(ops in proptest::collection::vec(op(), 1..5)) {
         run("osm/kotka.roads.json", &ops, true);
@@ -209,7 +209,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(12))]
+    #![proptest_config(config(24))]
     #[test]
     fn edits_on_liege_center_match_a_full_build(ops in proptest::collection::vec(op(), 1..4)) {
         run("osm/liege_center.roads.json", &ops, false);

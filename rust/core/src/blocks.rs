@@ -318,26 +318,35 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
 
 /// Gives blocks with the same base the suffixes `#2`, `#3`, ... in the order of their corners,
 /// sorts them by id and fills their lots (taking those that `known` already has: the lots of a
-/// block depend on nothing but its outline and profile).
+/// block depend on nothing but its outline and profile). Each block comes with the box within
+/// which a road piece could change its name: its corner, grown by the distance to the piece that
+/// names it.
 pub(crate) fn finish_blocks(
-    mut named: Vec<Named>,
+    mut named: Vec<(Named, f64)>,
     settings: &Settings,
     known: &(dyn Fn(&Block) -> Option<Vec<Polygon>> + Sync),
-) -> Vec<Block> {
-    named.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)).then(a.1.y.total_cmp(&b.1.y)));
+) -> Vec<(Block, Bbox)> {
+    named.sort_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)).then(a.1.y.total_cmp(&b.1.y)));
     let mut used: BTreeMap<String, usize> = BTreeMap::new();
-    let mut blocks: Vec<Block> = named
+    let mut blocks: Vec<(Block, Bbox)> = named
         .into_iter()
-        .map(|(base, _, mut blk)| {
+        .map(|((base, corner, mut blk), d2)| {
             let n = used.entry(base.clone()).or_insert(0);
             *n += 1;
             blk.id = if *n == 1 { base } else { format!("{}#{}", base, n) };
-            blk
+            let r = d2.sqrt();
+            (blk, ([corner.x - r, corner.y - r], [corner.x + r, corner.y + r]))
         })
         .collect();
-    blocks.sort_by(|a, b| a.id.cmp(&b.id));
-    fill_lots(&mut blocks, settings, known);
-    blocks
+    blocks.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+    let mut only: Vec<Block> = Vec::new();
+    let mut naming = Vec::with_capacity(blocks.len());
+    for (b, n) in blocks {
+        only.push(b);
+        naming.push(n);
+    }
+    fill_lots(&mut only, settings, known);
+    only.into_iter().zip(naming).collect()
 }
 
 /// The frame around a network: one road width outside its surfaces, so that the outer face is
@@ -379,5 +388,5 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
         }
     }
     let pieces: Vec<&RoadPiece> = net.pieces.iter().collect();
-    finish_blocks(name_faces(kept, &pieces, settings).into_iter().map(|(n, _)| n).collect(), settings, &|_| None)
+    finish_blocks(name_faces(kept, &pieces, settings), settings, &|_| None).into_iter().map(|(b, _)| b).collect()
 }

@@ -299,7 +299,7 @@ fn find_end_links(
                         best = Some((d, r2, s2, b0.lerp(b1, t)));
                     }
                 } else if d <= settings.snap_distance + 0.5 * (road.width + roads[r2].width)
-                    && near.is_none_or(|n| d < n.0)
+                    && near.is_none_or(|n| (d, r2) < n)
                 {
                     near = Some((d, r2));
                 }

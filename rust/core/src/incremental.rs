@@ -123,6 +123,9 @@ pub struct Session {
     junction_box: Vec<Bbox>,
     piece_box: Vec<Bbox>,
     block_box: Vec<Bbox>,
+    /// For each block, the box within which a road piece could change its name: its corner
+    /// grown by the distance to the piece that names it.
+    block_naming: Vec<Bbox>,
     extents: Extents,
     /// Diagnostics of the junction and road piece stage.
     stage_diags: Vec<Diagnostic>,
@@ -162,6 +165,7 @@ impl Session {
             junction_box: Vec::new(),
             piece_box: Vec::new(),
             block_box: Vec::new(),
+            block_naming: Vec::new(),
             extents: Extents::default(),
             stage_diags: Vec::new(),
             dropped: Vec::new(),
@@ -409,6 +413,7 @@ impl Session {
         self.stage_diags = diags;
         self.net.blocks.clear();
         self.block_box.clear();
+        self.block_naming.clear();
         self.dropped.clear();
         if let Some(frame) = self.whole_frame() {
             let all = Regions { boxes: vec![frame] };
@@ -539,10 +544,50 @@ impl Session {
             }
             settle!(lnet.junctions, self.net.junctions, self.junction_box, self.extents.junctions, ext.junctions);
             settle!(lnet.pieces, self.net.pieces, self.piece_box, self.extents.pieces, ext.pieces);
-            for d in diags {
+            // The diagnostics to replace: in the dirty region, or in a feature (old or new) that
+            // meets it; each must come from a trusted part of the window.
+            let mut diag_region = z.clone();
+            for b in self.junction_box.iter().chain(&self.piece_box) {
+                if z.meets(*b) {
+                    diag_region.add(*b);
+                }
+            }
+            for p in lnet.junctions.iter().map(|j| &j.polygon).chain(lnet.pieces.iter().map(|p| &p.polygon)) {
+                let b = surface_box(p);
+                if z.meets(b) {
+                    diag_region.add(b);
+                }
+            }
+            // A diagnostic comes from the making of a feature whose outline holds its position:
+            // every such feature, old or new, must be trusted for the diagnostics there (old
+            // ones dropped, new ones taken) to be the full build's.
+            for d in diags.iter().chain(self.stage_diags.iter()) {
                 let p = ([d.position.x, d.position.y], [d.position.x, d.position.y]);
-                if z.meets(p) && !built.holds(grow(p, 2.0 * reach)) {
-                    grew_y |= y.add(grow(p, 2.0 * reach));
+                if !diag_region.meets(p) {
+                    continue;
+                }
+                if !built.holds(grow(p, reach)) {
+                    grew_y |= y.add(grow(p, reach));
+                }
+                let local = lnet
+                    .junctions
+                    .iter()
+                    .map(|j| (&j.id, &j.polygon, &ext.junctions))
+                    .chain(lnet.pieces.iter().map(|f| (&f.id, &f.polygon, &ext.pieces)));
+                let old = self
+                    .net
+                    .junctions
+                    .iter()
+                    .map(|j| (&j.id, &j.polygon, &self.extents.junctions))
+                    .chain(self.net.pieces.iter().map(|f| (&f.id, &f.polygon, &self.extents.pieces)));
+                for (id, poly, exts) in local.chain(old) {
+                    let b = surface_box(poly);
+                    if contains(b, p) {
+                        let e = exts.get(id).copied().unwrap_or(b);
+                        if !trusted(e) {
+                            grew_y |= y.add(grow(e, reach));
+                        }
+                    }
                 }
             }
             if grew_y || grew_z {
@@ -569,7 +614,9 @@ impl Session {
                 &z,
                 &mut changed,
             );
-            let at = |d: &Diagnostic| z.meets(([d.position.x, d.position.y], [d.position.x, d.position.y]));
+            // Diagnostics lie on or in the feature whose making raised them: those in the dirty
+            // region or in a feature that meets it are replaced (`diag_region`, checked above).
+            let at = |d: &Diagnostic| diag_region.meets(([d.position.x, d.position.y], [d.position.x, d.position.y]));
             self.stage_diags.retain(|d| !at(d));
             self.stage_diags.extend(diags.into_iter().filter(|d| at(d)));
             return Some(changed);
@@ -584,9 +631,19 @@ impl Session {
             let old = std::mem::take(&mut self.net.blocks);
             diff_features(FeatureKind::Block, &old, &[], |b| &b.id, changes);
             self.block_box.clear();
+            self.block_naming.clear();
             self.dropped.clear();
             return;
         };
+        // A block may keep its outline and still take another name (a changed piece came nearer
+        // to its corner than the piece that names it): it is found again too.
+        let mut changed = changed.clone();
+        for (b, n) in self.block_box.iter().zip(&self.block_naming) {
+            if changed.meets(*n) {
+                changed.add(*b);
+            }
+        }
+        let changed = &changed;
         let margin = self.frame_margin();
         let mut w = EMPTY;
         for b in changed.boxes.iter().chain(&self.block_box).chain(self.dropped.iter().map(|d| &d.1)) {
@@ -729,21 +786,25 @@ impl Session {
                 return false;
             }
         }
-        // The faces that meet the changed surfaces replace the old blocks that do.
+        // The faces that meet the changed surfaces replace the old blocks that do (judged on
+        // the cleaned outline, as the old blocks' boxes are).
         let (mut kept, mut small): (Vec<Face>, Vec<Face>) = (Vec::new(), Vec::new());
         for face in found.inner {
-            if !changed.meets(polygon_box(&face.polygon)) {
-                continue;
-            }
             if face.area < self.settings.min_block_area {
-                small.push(face);
+                if changed.meets(polygon_box(&face.polygon)) {
+                    small.push(face);
+                }
             } else {
                 kept.push(face);
             }
         }
         let pieces: Vec<&RoadPiece> = pi.iter().map(|&i| &self.net.pieces[i]).collect();
         let corners: Vec<Point> = kept.iter().map(|f| f.corner).collect();
-        let named = name_faces(kept, &pieces, &self.settings);
+        let (named, corners): (Vec<_>, Vec<Point>) = name_faces(kept, &pieces, &self.settings)
+            .into_iter()
+            .zip(corners)
+            .filter(|(n, _)| changed.meets(polygon_box(&n.0 .2.polygon)))
+            .unzip();
         if !whole {
             // A block is named by the nearest road piece: one outside the frame could be nearer
             // than those inside only if the corner is closer to the frame than to them.
@@ -755,11 +816,10 @@ impl Session {
                 }
             }
         }
-        let named: Vec<_> = named.into_iter().map(|(n, _)| n).collect();
         let gone: Vec<bool> = self.block_box.iter().map(|b| changed.meets(*b)).collect();
         // Ids made unique among blocks that stay cannot be settled here.
         let mut bases = BTreeSet::new();
-        for (base, _, _) in &named {
+        for ((base, _, _), _) in &named {
             bases.insert(base.as_str());
         }
         let clash = self.net.blocks.iter().zip(&gone).any(|(b, g)| {
@@ -783,19 +843,24 @@ impl Session {
             return if whole { self.blocks_in(frame, &all, None, changes) } else { false };
         }
         let mut old: Vec<Block> = Vec::new();
-        let mut blocks = Vec::with_capacity(self.net.blocks.len() + fresh.len());
-        for (b, g) in std::mem::take(&mut self.net.blocks).into_iter().zip(gone) {
+        let mut blocks: Vec<(Block, Bbox)> = Vec::with_capacity(self.net.blocks.len() + fresh.len());
+        let olds = std::mem::take(&mut self.net.blocks).into_iter().zip(gone).zip(&self.block_naming);
+        for ((b, g), n) in olds {
             if g {
                 old.push(b);
             } else {
-                blocks.push(b);
+                blocks.push((b, *n));
             }
         }
-        diff_features(FeatureKind::Block, &old, &fresh, |b| &b.id, changes);
+        let fresh_blocks: Vec<&Block> = fresh.iter().map(|(b, _)| b).collect();
+        let old_refs: Vec<&Block> = old.iter().collect();
+        diff_features(FeatureKind::Block, &old_refs, &fresh_blocks, |b| &b.id, changes);
+        // Kept blocks are in id order and the fresh ones follow: a stable sort merges them.
         blocks.extend(fresh);
-        blocks.sort_by(|a, b| a.id.cmp(&b.id));
-        self.block_box = blocks.iter().map(|b| polygon_box(&b.polygon)).collect();
-        self.net.blocks = blocks;
+        blocks.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+        self.block_box = blocks.iter().map(|(b, _)| polygon_box(&b.polygon)).collect();
+        self.block_naming = blocks.iter().map(|(_, n)| *n).collect();
+        self.net.blocks = blocks.into_iter().map(|(b, _)| b).collect();
         self.dropped.retain(|d| !changed.meets(d.1));
         for f in small {
             self.dropped.push((face_dropped(&f, &self.settings), polygon_box(&f.polygon)));

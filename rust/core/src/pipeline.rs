@@ -381,10 +381,10 @@ fn settle_junctions(
             continue;
         }
         let (Some(c0), Some(c1)) = ends(e) else { continue };
-        if c0 != c1
-            && setback[ei][0] + setback[ei][1] - e.line.length() > COINCIDENT_SHARE * settings.tolerance
-            && guf.union(c0, c1)
-        {
+        if c0 != c1 && setback[ei][0] + setback[ei][1] - e.line.length() > COINCIDENT_SHARE * settings.tolerance {
+            // One diagnostic per such edge, whether or not another edge already joined the two:
+            // which one comes first depends on numbering, not on the network.
+            guf.union(c0, c1);
             diags.push(Diagnostic {
                 code: DiagnosticCode::JunctionsMerged,
                 position: e.line.point_at(0.5 * e.line.length()).xy(),
@@ -410,15 +410,16 @@ fn settle_junctions(
         let changed: Vec<bool> = keys.iter().map(|k| fresh.contains(k)).collect();
         let mut joined = false;
         for (a, b) in overlapping(&shapes, &changed) {
-            if guf.union(keys[a], keys[b]) {
-                joined = true;
-                diags.push(Diagnostic {
-                    code: DiagnosticCode::JunctionsMerged,
-                    position: mean(shapes[a].exterior.iter().copied()),
-                    road: None,
-                    message: "two junction surfaces overlapped: merged into one".into(),
-                });
-            }
+            joined |= guf.union(keys[a], keys[b]);
+            // One diagnostic per overlapping pair, halfway between the two surfaces' centres:
+            // neither which pair comes first nor which of the two is `a` may show.
+            let (ma, mb) = (mean(shapes[a].exterior.iter().copied()), mean(shapes[b].exterior.iter().copied()));
+            diags.push(Diagnostic {
+                code: DiagnosticCode::JunctionsMerged,
+                position: ma.lerp(mb, 0.5),
+                road: None,
+                message: "two junction surfaces overlapped: merged into one".into(),
+            });
         }
         rounds_left -= 1;
         if !joined || rounds_left == 0 {
