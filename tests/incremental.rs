@@ -276,3 +276,22 @@ fn undo_restores_the_network() {
         assert!(same.is_empty(), "an edit that changes nothing reported {same:?}");
     }
 }
+
+/// A long run of updates, each moving another road of liege_center by a drag step (as
+/// `roadgen bench --updates` does): at every checkpoint the session is the full build.
+#[test]
+fn a_long_sequence_of_moves_matches_a_full_build() {
+    let input = load("osm/liege_center.roads.json");
+    let mut session = Session::new(input.clone(), Settings::default()).expect("session");
+    let n = input.roads.len();
+    let count = 120;
+    for k in 0..count {
+        let road = input.roads[k * n / count].translated(1.5, -1.0);
+        let c = session.update(&[Edit::Upsert(road)]).expect("update");
+        assert!(!c.stats.full_build, "move {k}: {:?}", c.stats);
+        if k % 40 == 39 {
+            let full = build(&session.input(), session.settings()).expect("build");
+            assert!(*session.network() == full, "after {} moves the session differs from a full build", k + 1);
+        }
+    }
+}

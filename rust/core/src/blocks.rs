@@ -277,7 +277,7 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
     faces
         .into_par_iter()
         .map(|Face { mut polygon, area, corner }| {
-            let mut profile = settings.profile;
+            let profile;
             let mut nearest = tree.nearest_neighbor_iter_with_distance_2([corner.x, corner.y]);
             let first = nearest.next();
             let dist2 = first.map_or(f64::INFINITY, |f| f.1);
@@ -290,52 +290,76 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
                     }
                 })
             });
-            let base = match best {
-                Some((pi, k)) => {
-                    let piece = pieces[pi];
-                    let (a, b) = (piece.centerline[k].xy(), piece.centerline[k + 1].xy());
-                    let mut s = piece.start;
-                    for j in 0..k {
-                        s += piece.centerline[j].xy().dist(piece.centerline[j + 1].xy());
-                    }
-                    let d = b.sub(a);
-                    let t = if d.dot(d) > 0.0 { (corner.sub(a).dot(d) / d.dot(d)).clamp(0.0, 1.0) } else { 0.0 };
-                    s += d.len() * t;
-                    let left = orient(a, b, corner) > 0.0;
-                    profile = piece.profile;
-                    let walk = if left { profile.sidewalk_left } else { profile.sidewalk_right };
-                    profile.sidewalk_left = walk;
-                    profile.sidewalk_right = walk;
-                    format!("b/{}/{:.1}/{}", piece.road, s, if left { "L" } else { "R" })
-                }
-                None => format!("b/@{:.2},{:.2}", corner.x, corner.y),
-            };
+            let (base, p) = name_from(corner, best.map(|(pi, k)| (pieces[pi], k)), settings);
+            profile = p;
             simplify_polygon(&mut polygon);
             ((base, corner, Block { id: String::new(), polygon, area, profile, lots: Vec::new() }), dist2)
         })
         .collect()
 }
 
+/// The name (id base) and profile of a block whose corner is `corner`, named by segment `k` of
+/// road piece `piece` (or by nothing: no piece at all).
+fn name_from(corner: Point, by: Option<(&RoadPiece, usize)>, settings: &Settings) -> (String, crate::Profile) {
+    match by {
+        Some((piece, k)) => {
+            let (a, b) = (piece.centerline[k].xy(), piece.centerline[k + 1].xy());
+            let mut s = piece.start;
+            for j in 0..k {
+                s += piece.centerline[j].xy().dist(piece.centerline[j + 1].xy());
+            }
+            let d = b.sub(a);
+            let t = if d.dot(d) > 0.0 { (corner.sub(a).dot(d) / d.dot(d)).clamp(0.0, 1.0) } else { 0.0 };
+            s += d.len() * t;
+            let left = orient(a, b, corner) > 0.0;
+            let mut profile = piece.profile;
+            let walk = if left { profile.sidewalk_left } else { profile.sidewalk_right };
+            profile.sidewalk_left = walk;
+            profile.sidewalk_right = walk;
+            (format!("b/{}/{:.1}/{}", piece.road, s, if left { "L" } else { "R" }), profile)
+        }
+        None => (format!("b/@{:.2},{:.2}", corner.x, corner.y), settings.profile),
+    }
+}
+
+/// The name and profile [`name_faces`] gives a block with this corner when `pieces` holds every
+/// road piece that could be nearest to it (brute force, same distances, same ties), with the
+/// squared distance to the piece that names it (infinity when there is none).
+pub(crate) fn name_at(corner: Point, pieces: &[&RoadPiece], settings: &Settings) -> (String, crate::Profile, f64) {
+    use rstar::PointDistance;
+    let mut best: Option<(f64, &str, usize, usize)> = None;
+    for (pi, piece) in pieces.iter().enumerate() {
+        for k in 0..piece.centerline.len().saturating_sub(1) {
+            let (a, b) = (piece.centerline[k], piece.centerline[k + 1]);
+            let d2 = RLine::new([a.x, a.y], [b.x, b.y]).distance_2(&[corner.x, corner.y]);
+            let key = (d2, piece.id.as_str(), k, pi);
+            if best.is_none_or(|m| d2 < m.0 || (d2 == m.0 && (key.1, key.2) < (m.1, m.2))) {
+                best = Some(key);
+            }
+        }
+    }
+    let (name, profile) = name_from(corner, best.map(|(_, _, k, pi)| (pieces[pi], k)), settings);
+    (name, profile, best.map_or(f64::INFINITY, |b| b.0))
+}
+
 /// Gives blocks with the same base the suffixes `#2`, `#3`, ... in the order of their corners,
 /// sorts them by id and fills their lots (taking those that `known` already has: the lots of a
-/// block depend on nothing but its outline and profile). Each block comes with the box within
-/// which a road piece could change its name: its corner, grown by the distance to the piece that
-/// names it.
+/// block depend on nothing but its outline and profile). Each block comes with its corner and the
+/// distance from it to the piece that names it: a piece that comes nearer may rename it.
 pub(crate) fn finish_blocks(
     mut named: Vec<(Named, f64)>,
     settings: &Settings,
     known: &(dyn Fn(&Block) -> Option<Vec<Polygon>> + Sync),
-) -> Vec<(Block, Bbox)> {
+) -> Vec<(Block, (Point, f64))> {
     named.sort_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.x.total_cmp(&b.1.x)).then(a.1.y.total_cmp(&b.1.y)));
     let mut used: BTreeMap<String, usize> = BTreeMap::new();
-    let mut blocks: Vec<(Block, Bbox)> = named
+    let mut blocks: Vec<(Block, (Point, f64))> = named
         .into_iter()
         .map(|((base, corner, mut blk), d2)| {
             let n = used.entry(base.clone()).or_insert(0);
             *n += 1;
             blk.id = if *n == 1 { base } else { format!("{}#{}", base, n) };
-            let r = d2.sqrt();
-            (blk, ([corner.x - r, corner.y - r], [corner.x + r, corner.y + r]))
+            (blk, (corner, d2.sqrt()))
         })
         .collect();
     blocks.sort_by(|a, b| a.0.id.cmp(&b.0.id));

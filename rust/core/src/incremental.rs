@@ -40,7 +40,7 @@ use i_overlay::core::solver::Solver;
 use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
-use crate::blocks::{face_dropped, faces, finish_blocks, name_faces, polygon_box, Bbox, Face};
+use crate::blocks::{face_dropped, faces, finish_blocks, name_at, name_faces, polygon_box, Bbox, Face};
 use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
 use crate::overlay::shape;
@@ -123,9 +123,9 @@ pub struct Session {
     junction_box: Vec<Bbox>,
     piece_box: Vec<Bbox>,
     block_box: Vec<Bbox>,
-    /// For each block, the box within which a road piece could change its name: its corner
-    /// grown by the distance to the piece that names it.
-    block_naming: Vec<Bbox>,
+    /// For each block, its corner and the distance from it to the piece that names it: a road
+    /// piece that comes nearer may change its name.
+    block_naming: Vec<(Point, f64)>,
     extents: Extents,
     /// Diagnostics of the junction and road piece stage.
     stage_diags: Vec<Diagnostic>,
@@ -417,7 +417,7 @@ impl Session {
         self.dropped.clear();
         if let Some(frame) = self.whole_frame() {
             let all = Regions { boxes: vec![frame] };
-            self.blocks_in(frame, &all, None, &mut Changes::default());
+            self.blocks_in(frame, &all, &all, None, &mut Changes::default());
         }
         self.collect_diagnostics();
     }
@@ -561,6 +561,25 @@ impl Session {
             // A diagnostic comes from the making of a feature whose outline holds its position:
             // every such feature, old or new, must be trusted for the diagnostics there (old
             // ones dropped, new ones taken) to be the full build's.
+            let local_features = lnet
+                .junctions
+                .iter()
+                .map(|j| (&j.id, &j.polygon, &ext.junctions))
+                .chain(lnet.pieces.iter().map(|f| (&f.id, &f.polygon, &ext.pieces)));
+            let old_features = self
+                .net
+                .junctions
+                .iter()
+                .map(|j| (&j.id, &j.polygon, &self.extents.junctions))
+                .chain(self.net.pieces.iter().map(|f| (&f.id, &f.polygon, &self.extents.pieces)));
+            // Only a feature whose box meets the region can hold a diagnostic in it.
+            let sources: Vec<(Bbox, Bbox)> = local_features
+                .chain(old_features)
+                .filter_map(|(id, poly, exts)| {
+                    let b = surface_box(poly);
+                    diag_region.meets(b).then(|| (b, exts.get(id).copied().unwrap_or(b)))
+                })
+                .collect();
             for d in diags.iter().chain(self.stage_diags.iter()) {
                 let p = ([d.position.x, d.position.y], [d.position.x, d.position.y]);
                 if !diag_region.meets(p) {
@@ -569,24 +588,9 @@ impl Session {
                 if !built.holds(grow(p, reach)) {
                     grew_y |= y.add(grow(p, reach));
                 }
-                let local = lnet
-                    .junctions
-                    .iter()
-                    .map(|j| (&j.id, &j.polygon, &ext.junctions))
-                    .chain(lnet.pieces.iter().map(|f| (&f.id, &f.polygon, &ext.pieces)));
-                let old = self
-                    .net
-                    .junctions
-                    .iter()
-                    .map(|j| (&j.id, &j.polygon, &self.extents.junctions))
-                    .chain(self.net.pieces.iter().map(|f| (&f.id, &f.polygon, &self.extents.pieces)));
-                for (id, poly, exts) in local.chain(old) {
-                    let b = surface_box(poly);
-                    if contains(b, p) {
-                        let e = exts.get(id).copied().unwrap_or(b);
-                        if !trusted(e) {
-                            grew_y |= y.add(grow(e, reach));
-                        }
+                for (b, e) in &sources {
+                    if contains(*b, p) && !trusted(*e) {
+                        grew_y |= y.add(grow(*e, reach));
                     }
                 }
             }
@@ -637,17 +641,32 @@ impl Session {
         };
         // A block may keep its outline and still take another name (a changed piece came nearer
         // to its corner than the piece that names it): it is found again too.
-        let mut changed = changed.clone();
-        for (b, n) in self.block_box.iter().zip(&self.block_naming) {
-            if changed.meets(*n) {
-                changed.add(*b);
+        // `redo`: the changed surfaces and the outlines of such blocks; the faces that meet it
+        // replace the blocks that do. Only a face that meets a changed surface can be new.
+        let mut redo = changed.clone();
+        for i in 0..self.net.blocks.len() {
+            let (c, r) = self.block_naming[i];
+            let disc = ([c.x - r, c.y - r], [c.x + r, c.y + r]);
+            if !changed.meets(disc) {
+                continue;
+            }
+            // Every piece nearer than `r` has its box in the disc's box; the name stays when the
+            // nearest of them still gives it.
+            let near: Vec<&RoadPiece> =
+                self.net.pieces.iter().zip(&self.piece_box).filter(|(_, b)| meets(**b, disc)).map(|(p, _)| p).collect();
+            let (name, profile, d2) = name_at(c, &near, &self.settings);
+            let b = &self.net.blocks[i];
+            if d2 <= r * r && name == b.id && profile == b.profile {
+                self.block_naming[i].1 = d2.sqrt();
+            } else {
+                redo.add(self.block_box[i]);
             }
         }
-        let changed = &changed;
+        let redo = &redo;
         let margin = self.frame_margin();
         let mut w = EMPTY;
         for b in changed.boxes.iter().chain(&self.block_box).chain(self.dropped.iter().map(|d| &d.1)) {
-            if changed.meets(*b) {
+            if redo.meets(*b) {
                 w = union_box(w, *b);
             }
         }
@@ -676,12 +695,12 @@ impl Session {
             if contains(frame, whole) || !anchored(frame) || !anchored(whole) {
                 break;
             }
-            if self.blocks_in(frame, changed, Some(whole), changes) {
+            if self.blocks_in(frame, changed, redo, Some(whole), changes) {
                 return;
             }
         }
         changes.stats.full_blocks = true;
-        self.blocks_in(whole, changed, None, changes);
+        self.blocks_in(whole, changed, redo, None, changes);
     }
 
     /// Whether a face that reaches `frame` runs on to infinity: from the middle of some stretch
@@ -736,11 +755,18 @@ impl Session {
     }
 
     /// Finds the faces inside `frame` and replaces the blocks (and dropped faces) that meet
-    /// `changed` by the faces that do. Without `network` the frame is the whole network's
+    /// `redo` (the surfaces that `changed`, and blocks to name again) by the faces that do. Without `network` the frame is the whole network's
     /// (faces that reach it are the outer face). With it (the whole network's frame), false,
     /// with nothing changed, when a face that meets `changed` reaches the frame only inside the
     /// network (it may be larger than the frame) or cannot be named from inside the frame.
-    fn blocks_in(&mut self, frame: Bbox, changed: &Regions, network: Option<Bbox>, changes: &mut Changes) -> bool {
+    fn blocks_in(
+        &mut self,
+        frame: Bbox,
+        changed: &Regions,
+        redo: &Regions,
+        network: Option<Bbox>,
+        changes: &mut Changes,
+    ) -> bool {
         let whole = network.is_none();
         let pick = |boxes: &[Bbox]| -> Vec<usize> {
             boxes.iter().enumerate().filter(|(_, b)| meets(**b, frame)).map(|(i, _)| i).collect()
@@ -790,10 +816,13 @@ impl Session {
         // the cleaned outline, as the old blocks' boxes are).
         let (mut kept, mut small): (Vec<Face>, Vec<Face>) = (Vec::new(), Vec::new());
         for face in found.inner {
+            // A cleaned outline's box lies in the raw one's: faces whose raw box misses `redo`
+            // are not named at all.
+            if !redo.meets(polygon_box(&face.polygon)) {
+                continue;
+            }
             if face.area < self.settings.min_block_area {
-                if changed.meets(polygon_box(&face.polygon)) {
-                    small.push(face);
-                }
+                small.push(face);
             } else {
                 kept.push(face);
             }
@@ -803,7 +832,7 @@ impl Session {
         let (named, corners): (Vec<_>, Vec<Point>) = name_faces(kept, &pieces, &self.settings)
             .into_iter()
             .zip(corners)
-            .filter(|(n, _)| changed.meets(polygon_box(&n.0 .2.polygon)))
+            .filter(|(n, _)| redo.meets(polygon_box(&n.0 .2.polygon)))
             .unzip();
         if !whole {
             // A block is named by the nearest road piece: one outside the frame could be nearer
@@ -816,7 +845,7 @@ impl Session {
                 }
             }
         }
-        let gone: Vec<bool> = self.block_box.iter().map(|b| changed.meets(*b)).collect();
+        let gone: Vec<bool> = self.block_box.iter().map(|b| redo.meets(*b)).collect();
         // Ids made unique among blocks that stay cannot be settled here.
         let mut bases = BTreeSet::new();
         for ((base, _, _), _) in &named {
@@ -840,10 +869,10 @@ impl Session {
             // The pipeline numbers blocks with one base by their corners, all together: find
             // every block again (no block stays, so no clash is left).
             let all = Regions { boxes: vec![frame] };
-            return if whole { self.blocks_in(frame, &all, None, changes) } else { false };
+            return if whole { self.blocks_in(frame, &all, &all, None, changes) } else { false };
         }
         let mut old: Vec<Block> = Vec::new();
-        let mut blocks: Vec<(Block, Bbox)> = Vec::with_capacity(self.net.blocks.len() + fresh.len());
+        let mut blocks: Vec<(Block, (Point, f64))> = Vec::with_capacity(self.net.blocks.len() + fresh.len());
         let olds = std::mem::take(&mut self.net.blocks).into_iter().zip(gone).zip(&self.block_naming);
         for ((b, g), n) in olds {
             if g {
@@ -861,7 +890,7 @@ impl Session {
         self.block_box = blocks.iter().map(|(b, _)| polygon_box(&b.polygon)).collect();
         self.block_naming = blocks.iter().map(|(_, n)| *n).collect();
         self.net.blocks = blocks.into_iter().map(|(b, _)| b).collect();
-        self.dropped.retain(|d| !changed.meets(d.1));
+        self.dropped.retain(|d| !redo.meets(d.1));
         for f in small {
             self.dropped.push((face_dropped(&f, &self.settings), polygon_box(&f.polygon)));
         }
