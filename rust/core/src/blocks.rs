@@ -277,7 +277,6 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
     faces
         .into_par_iter()
         .map(|Face { mut polygon, area, corner }| {
-            let profile;
             let mut nearest = tree.nearest_neighbor_iter_with_distance_2([corner.x, corner.y]);
             let first = nearest.next();
             let dist2 = first.map_or(f64::INFINITY, |f| f.1);
@@ -290,8 +289,7 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
                     }
                 })
             });
-            let (base, p) = name_from(corner, best.map(|(pi, k)| (pieces[pi], k)), settings);
-            profile = p;
+            let (base, profile) = name_from(corner, best.map(|(pi, k)| (pieces[pi], k)), settings);
             simplify_polygon(&mut polygon);
             ((base, corner, Block { id: String::new(), polygon, area, profile, lots: Vec::new() }), dist2)
         })
