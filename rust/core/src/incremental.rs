@@ -416,7 +416,7 @@ impl Session {
         self.block_naming.clear();
         self.dropped.clear();
         if let Some(frame) = self.whole_frame() {
-            let all = Regions { boxes: vec![frame] };
+            let all = Regions::of(frame);
             self.blocks_in(frame, &all, &all, None, &mut Changes::default());
         }
         self.collect_diagnostics();
@@ -868,7 +868,7 @@ impl Session {
         if clash {
             // The pipeline numbers blocks with one base by their corners, all together: find
             // every block again (no block stays, so no clash is left).
-            let all = Regions { boxes: vec![frame] };
+            let all = Regions::of(frame);
             return if whole { self.blocks_in(frame, &all, &all, None, changes) } else { false };
         }
         let mut old: Vec<Block> = Vec::new();
@@ -1052,12 +1052,27 @@ fn diff_features<F: PartialEq>(kind: FeatureKind, old: &[F], new: &[F], id: impl
 }
 
 /// A region: a union of boxes.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Regions {
     boxes: Vec<Bbox>,
+    /// The box around them all: most questions about a small region are answered by it.
+    bound: Bbox,
+}
+
+impl Default for Regions {
+    fn default() -> Self {
+        Self { boxes: Vec::new(), bound: EMPTY }
+    }
 }
 
 impl Regions {
+    /// A region of one box.
+    fn of(b: Bbox) -> Self {
+        let mut r = Self::default();
+        r.add(b);
+        r
+    }
+
     /// Adds a box (dropping the boxes it holds); true when the region grew.
     fn add(&mut self, b: Bbox) -> bool {
         if !(b.0[0] <= b.1[0] && b.0[1] <= b.1[1]) || self.holds(b) {
@@ -1065,6 +1080,7 @@ impl Regions {
         }
         self.boxes.retain(|x| !contains(b, *x));
         self.boxes.push(b);
+        self.bound = union_box(self.bound, b);
         true
     }
 
@@ -1081,12 +1097,12 @@ impl Regions {
     }
 
     fn meets(&self, b: Bbox) -> bool {
-        self.boxes.iter().any(|x| meets(*x, b))
+        meets(self.bound, b) && self.boxes.iter().any(|x| meets(*x, b))
     }
 
     /// One box of the region holds all of `b`.
     fn holds(&self, b: Bbox) -> bool {
-        self.boxes.iter().any(|x| contains(*x, b))
+        contains(self.bound, b) && self.boxes.iter().any(|x| contains(*x, b))
     }
 }
 
