@@ -962,34 +962,75 @@ fn assemble(
 /// an outline that came out of a boolean operation may have moved it by a rounding step, or
 /// dropped it as collinear. `snap` is how far (metres) a corner may lie from the outline.
 fn stitch_mouths(net: &mut Network, snap: f64) {
-    let mut corners: BTreeMap<String, Vec<Point>> = BTreeMap::new();
-    for (id, right, left, _) in crate::curb::mouths(&net.pieces) {
-        corners.entry(id.to_string()).or_default().extend([right, left]);
+    // Each corner with the piece it belongs to.
+    let mut corners: BTreeMap<String, Vec<(Point, usize)>> = BTreeMap::new();
+    for (pi, piece) in net.pieces.iter().enumerate() {
+        for (id, right, left, _) in crate::curb::mouths(std::iter::once(piece)) {
+            corners.entry(id.to_string()).or_default().extend([(right, pi), (left, pi)]);
+        }
     }
+    let pieces = &net.pieces;
     net.junctions.par_iter_mut().for_each(|j| {
         let Some(cs) = corners.get(j.id.as_str()) else { return };
-        // Usually every snap keeps the outline valid: all of them at once, checked once.
-        let mut all = j.polygon.clone();
-        for &c in cs {
-            snap_corner(&mut all, c, snap);
-        }
-        if all == j.polygon {
-            return;
-        }
-        if crate::validate::check_polygon(&all).is_ok() {
-            j.polygon = all;
-            return;
-        }
-        // Else one by one, each kept only where the outline stays valid: a snap is never worth
-        // an invalid polygon.
-        for &c in cs {
-            let mut moved = j.polygon.clone();
-            snap_corner(&mut moved, c, snap);
-            if moved != j.polygon && crate::validate::check_polygon(&moved).is_ok() {
-                j.polygon = moved;
-            }
-        }
+        snap_all(&mut j.polygon, cs.iter().map(|c| c.0), snap);
+        yield_to_buried(&mut j.polygon, cs, pieces, snap);
     });
+}
+
+/// Snaps every corner of `cs` onto `polygon` (see [`snap_corner`]), all at once when that keeps
+/// the outline valid, else one by one, each kept only where the outline stays valid: a snap is
+/// never worth an invalid polygon.
+fn snap_all(polygon: &mut Polygon, cs: impl Iterator<Item = Point> + Clone, snap: f64) {
+    let mut all = polygon.clone();
+    for c in cs.clone() {
+        snap_corner(&mut all, c, snap);
+    }
+    if all == *polygon {
+        return;
+    }
+    if crate::validate::check_polygon(&all).is_ok() {
+        *polygon = all;
+        return;
+    }
+    for c in cs {
+        let mut moved = polygon.clone();
+        snap_corner(&mut moved, c, snap);
+        if moved != *polygon && crate::validate::check_polygon(&moved).is_ok() {
+            *polygon = moved;
+        }
+    }
+}
+
+/// A mouth whose corner is still buried deep inside its junction's surface (roads that overlap
+/// along more than half an arm, so that `unbury_mouths` could not move it out) is given its
+/// carriageway back: the junction's surface minus the piece, kept only when that leaves one
+/// valid polygon on which more of the junction's mouth corners are vertices than before.
+fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], pieces: &[RoadPiece], snap: f64) {
+    let is_vertex = |p: &Polygon, c: Point| std::iter::once(&p.exterior).chain(p.holes.iter()).any(|r| r.contains(&c));
+    let deep = |p: &Polygon, c: Point| {
+        crate::validate::point_in_ring(c, &p.exterior)
+            && !p.holes.iter().any(|h| crate::validate::point_in_ring(c, h))
+            && std::iter::once(&p.exterior)
+                .chain(p.holes.iter())
+                .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(c, r[i], r[(i + 1) % r.len()]).1 > snap))
+    };
+    let buried: BTreeSet<usize> =
+        cs.iter().filter(|(c, _)| !is_vertex(polygon, *c) && deep(polygon, *c)).map(|(_, pi)| *pi).collect();
+    if buried.is_empty() {
+        return;
+    }
+    let clip: Vec<Vec<Contour>> = buried.iter().filter_map(|&pi| pieces.get(pi)).map(|p| shape(&p.polygon)).collect();
+    let parts = crate::overlay::overlay(&shape(polygon), &clip, OverlayRule::Difference, FillRule::NonZero);
+    if parts.len() != 1 {
+        return;
+    }
+    let mut cut = largest(parts);
+    dedup_ring(&mut cut.exterior);
+    snap_all(&mut cut, cs.iter().map(|c| c.0), snap);
+    let stitched = |p: &Polygon| cs.iter().filter(|(c, _)| is_vertex(p, *c)).count();
+    if crate::validate::check_polygon(&cut).is_ok() && stitched(&cut) > stitched(polygon) {
+        *polygon = cut;
+    }
 }
 
 /// Makes `c` a vertex of `polygon`: the nearest vertex within `snap` becomes `c`; else `c` goes
