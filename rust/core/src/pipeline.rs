@@ -974,6 +974,27 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
         let Some(cs) = corners.get(j.id.as_str()) else { return };
         snap_all(&mut j.polygon, cs.iter().map(|c| c.0), snap);
         yield_to_buried(&mut j.polygon, cs, pieces, snap);
+        // A hole with a vertex next to (not on) a mouth corner that another ring has as a
+        // vertex (a sliver between two arms, left by the union) puts two vertices closer than
+        // any mesh can keep apart: the sliver is junction surface.
+        let outer = j.polygon.exterior.clone();
+        let holes = std::mem::take(&mut j.polygon.holes);
+        let on_ring = |r: &[Point], c: Point| r.contains(&c);
+        let kept: Vec<Vec<Point>> = holes
+            .iter()
+            .enumerate()
+            .filter(|(k, h)| {
+                !h.iter().any(|v| {
+                    cs.iter().any(|(c, _)| {
+                        *v != *c
+                            && v.dist(*c) <= snap
+                            && (on_ring(&outer, *c) || holes.iter().enumerate().any(|(m, o)| m != *k && on_ring(o, *c)))
+                    })
+                })
+            })
+            .map(|(_, h)| h.clone())
+            .collect();
+        j.polygon.holes = kept;
     });
 }
 
@@ -1001,35 +1022,58 @@ fn snap_all(polygon: &mut Polygon, cs: impl Iterator<Item = Point> + Clone, snap
     }
 }
 
+/// How deep (as a share of the road's width) a mouth corner must lie inside its junction for
+/// the junction to yield the piece's carriageway.
+const BURIED_SHARE: f64 = 0.1;
+
 /// A mouth whose corner is still buried deep inside its junction's surface (roads that overlap
 /// along more than half an arm, so that `unbury_mouths` could not move it out) is given its
 /// carriageway back: the junction's surface minus the piece, kept only when that leaves one
-/// valid polygon on which more of the junction's mouth corners are vertices than before.
+/// valid polygon on which every mouth corner that was a vertex still is, and more are.
 fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], pieces: &[RoadPiece], snap: f64) {
     let is_vertex = |p: &Polygon, c: Point| std::iter::once(&p.exterior).chain(p.holes.iter()).any(|r| r.contains(&c));
-    let deep = |p: &Polygon, c: Point| {
+    let deep = |p: &Polygon, c: Point, depth: f64| {
         crate::validate::point_in_ring(c, &p.exterior)
             && !p.holes.iter().any(|h| crate::validate::point_in_ring(c, h))
             && std::iter::once(&p.exterior)
                 .chain(p.holes.iter())
-                .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(c, r[i], r[(i + 1) % r.len()]).1 > snap))
+                .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(c, r[i], r[(i + 1) % r.len()]).1 > depth))
     };
-    let buried: BTreeSet<usize> =
-        cs.iter().filter(|(c, _)| !is_vertex(polygon, *c) && deep(polygon, *c)).map(|(_, pi)| *pi).collect();
+    // Deep: further inside than a tenth of the road's width (and than `snap`), so that no
+    // rounding of the outline decides it.
+    let buried: BTreeSet<usize> = cs
+        .iter()
+        .filter(|(c, pi)| {
+            let depth = pieces.get(*pi).map_or(snap, |p| (BURIED_SHARE * p.width).max(snap));
+            !is_vertex(polygon, *c) && deep(polygon, *c, depth)
+        })
+        .map(|(_, pi)| *pi)
+        .collect();
     if buried.is_empty() {
         return;
     }
-    let clip: Vec<Vec<Contour>> = buried.iter().filter_map(|&pi| pieces.get(pi)).map(|p| shape(&p.polygon)).collect();
-    let parts = crate::overlay::overlay(&shape(polygon), &clip, OverlayRule::Difference, FillRule::NonZero);
-    if parts.len() != 1 {
-        return;
-    }
-    let mut cut = largest(parts);
-    dedup_ring(&mut cut.exterior);
-    snap_all(&mut cut, cs.iter().map(|c| c.0), snap);
-    let stitched = |p: &Polygon| cs.iter().filter(|(c, _)| is_vertex(p, *c)).count();
-    if crate::validate::check_polygon(&cut).is_ok() && stitched(&cut) > stitched(polygon) {
-        *polygon = cut;
+    // One piece at a time: roads that overlap one another can bury each other's mouths, and
+    // taking one out must not uncover another's.
+    for pi in buried {
+        let Some(piece) = pieces.get(pi) else { continue };
+        let parts = crate::overlay::overlay(
+            &shape(polygon),
+            &shape(&piece.polygon),
+            OverlayRule::Difference,
+            FillRule::NonZero,
+        );
+        if parts.len() != 1 {
+            continue;
+        }
+        let mut cut = largest(parts);
+        dedup_ring(&mut cut.exterior);
+        snap_all(&mut cut, cs.iter().map(|c| c.0), snap);
+        // Every corner stitched before still is, and more are.
+        let keeps = cs.iter().all(|(c, _)| !is_vertex(polygon, *c) || is_vertex(&cut, *c));
+        let gains = cs.iter().any(|(c, _)| !is_vertex(polygon, *c) && is_vertex(&cut, *c));
+        if keeps && gains && crate::validate::check_polygon(&cut).is_ok() {
+            *polygon = cut;
+        }
     }
 }
 
