@@ -10,7 +10,6 @@ use std::collections::BTreeSet;
 
 use common::load;
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 use std::collections::BTreeMap;
 
 use roadgen::core::{
@@ -23,12 +22,7 @@ use roadgen::core::{
 const SEED: u64 = 0x5EED_0005;
 
 fn config(cases: u32) -> ProptestConfig {
-    let default = ProptestConfig::default();
-    let rng_seed = match default.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(SEED),
-        fixed => fixed,
-    };
-    ProptestConfig { cases, rng_seed, failure_persistence: None, ..default }
+    common::proptest_config(cases, SEED)
 }
 
 /// One edit, drawn as numbers and applied to whatever input there is at that moment.

@@ -12,7 +12,6 @@ use std::f64::consts::TAU;
 
 use common::{build_checked, meshes_checked};
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 use roadgen::core::validate::polygon_area;
 use roadgen::core::{DiagnosticCode, Input, Network, Point3, PointKind, Road, RoadGeometry, Settings, SplinePoint};
 
@@ -26,15 +25,8 @@ const EULER_CASES: u32 = 48;
 /// `PROPTEST_RNG_SEED` to draw others.
 const SEED: u64 = 0x5EED_0006;
 
-/// `cases` cases from the fixed seed (unless `PROPTEST_RNG_SEED` is set), no regression
-/// files: a failure found here becomes a named test.
 fn config(cases: u32) -> ProptestConfig {
-    let default = ProptestConfig::default();
-    let rng_seed = match default.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(SEED),
-        fixed => fixed,
-    };
-    ProptestConfig { cases, rng_seed, failure_persistence: None, ..default }
+    common::proptest_config(cases, SEED)
 }
 
 fn polyline(id: String, width: f64, pts: &[(f64, f64)], closed: bool) -> Road {

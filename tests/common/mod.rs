@@ -209,3 +209,16 @@ pub fn check_meshes(what: &str, net: &Network, meshes: &[FeatureMesh], input: &I
         assert_eq!(open, 0, "{what}: block {}: {open} edges are not closed", b.id);
     }
 }
+
+/// A proptest configuration of `cases` cases drawn from the fixed `seed` (unless
+/// `PROPTEST_RNG_SEED` is set), so that every run (and CI) draws the same cases, and no
+/// regression files: a failure found this way becomes a named test.
+pub fn proptest_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, RngSeed};
+    let default = Config::default();
+    let rng_seed = match default.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(seed),
+        fixed => fixed,
+    };
+    Config { cases, rng_seed, failure_persistence: None, ..default }
+}

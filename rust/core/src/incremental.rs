@@ -89,7 +89,8 @@ impl Changes {
     }
 }
 
-/// How an update was done.
+/// How an update was done. Informative only: the wall times differ from run to run, and none
+/// of it changes the network.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct UpdateStats {
     /// Roads built again for junctions and road pieces (in the last build of the window).
