@@ -374,22 +374,26 @@ pub(crate) fn finish_blocks(
 /// The frame around a network: one road width outside its surfaces, so that the outer face is
 /// one connected region. `None` when there is no surface.
 pub(crate) fn network_frame(net: &Network, settings: &Settings) -> Option<Bbox> {
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    let mut wmax: f64 = 0.0;
-    for p in &net.pieces {
-        wmax = wmax.max(p.width);
-    }
-    for poly in net.pieces.iter().map(|p| &p.polygon).chain(net.junctions.iter().map(|j| &j.polygon)) {
-        if poly.exterior.len() < 3 {
-            continue;
-        }
-        let (l, h) = exterior_box(poly);
-        lo = [lo[0].min(l[0]), lo[1].min(l[1])];
-        hi = [hi[0].max(h[0]), hi[1].max(h[1])];
-    }
+    let boxes = net
+        .pieces
+        .iter()
+        .map(|p| &p.polygon)
+        .chain(net.junctions.iter().map(|j| &j.polygon))
+        .filter(|p| p.exterior.len() >= 3)
+        .map(exterior_box);
+    frame_around(boxes, net, settings)
+}
+
+/// The frame of [`network_frame`] around the boxes of a network's surfaces (outlines of fewer
+/// than 3 points left out).
+pub(crate) fn frame_around(boxes: impl Iterator<Item = Bbox>, net: &Network, settings: &Settings) -> Option<Bbox> {
+    let (lo, hi) = boxes.fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), (l, h)| {
+        ([lo[0].min(l[0]), lo[1].min(l[1])], [hi[0].max(h[0]), hi[1].max(h[1])])
+    });
     if !(lo[0].is_finite() && hi[0].is_finite() && lo[1].is_finite() && hi[1].is_finite()) {
         return None;
     }
+    let wmax = net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
     let m = wmax.max(settings.snap_distance).max(1.0_f64.min(hi[0] - lo[0] + hi[1] - lo[1]));
     Some(([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]))
 }

@@ -40,7 +40,7 @@ use i_overlay::core::solver::Solver;
 use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
-use crate::blocks::{face_dropped, faces, finish_blocks, name_at, name_faces, polygon_box, Bbox, Face};
+use crate::blocks::{face_dropped, faces, finish_blocks, frame_around, name_at, name_faces, polygon_box, Bbox, Face};
 use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
 use crate::overlay::shape;
@@ -425,13 +425,8 @@ impl Session {
 
     /// The frame around the whole network, as the pipeline's block stage takes it.
     fn whole_frame(&self) -> Option<Bbox> {
-        let (lo, hi) = self.junction_box.iter().chain(&self.piece_box).fold(EMPTY, |a, b| union_box(a, *b));
-        if !(lo[0].is_finite() && hi[0].is_finite() && lo[1].is_finite() && hi[1].is_finite()) {
-            return None;
-        }
-        let wmax = self.net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
-        let m = wmax.max(self.settings.snap_distance).max(1.0_f64.min(hi[0] - lo[0] + hi[1] - lo[1]));
-        Some(([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]))
+        // The kept boxes of surfaces with fewer than 3 points are empty: they add nothing.
+        frame_around(self.junction_box.iter().chain(&self.piece_box).copied(), &self.net, &self.settings)
     }
 
     /// The network's diagnostics: roads left out, the junction stage's, faces dropped.

@@ -12,7 +12,11 @@ class UDynamicMeshComponent;
 class UMaterialInterface;
 namespace UE::Geometry { class FDynamicMesh3; }
 
-/** The generated road network of a level (made and updated by URoadGenEditorSubsystem). */
+/**
+ * The generated road network of a level (made and updated by URoadGenEditorSubsystem). Its
+ * meshes are always the whole network's: the library's incremental update (rg_update, ABI 0.2)
+ * is not used by the plugin yet.
+ */
 UCLASS(ClassGroup = (RoadGen), meta = (DisplayName = "RoadGen Network"))
 class ROADGEN_API ARoadGenNetworkActor : public AActor
 {
