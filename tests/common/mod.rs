@@ -95,10 +95,12 @@ pub fn meshes_checked(what: &str, net: &Network, settings: &Settings, input: &In
 
 /// The polyline of an input road (splines: their control points, enough to tell overlaps).
 fn input_polyline(r: &roadgen::core::Road) -> Vec<roadgen::core::Point3> {
-    match &r.geometry {
+    // A spline's carriageway follows its curve, not its control points.
+    let points = || match &r.geometry {
         RoadGeometry::Polyline(p) => p.clone(),
         RoadGeometry::Spline(p) => p.iter().map(|q| q.location).collect(),
-    }
+    };
+    roadgen::core::flatten::flatten_road(r, Settings::default().tolerance).unwrap_or_else(|_| points())
 }
 
 fn key(p: roadgen::core::Point3) -> [u64; 3] {

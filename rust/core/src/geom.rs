@@ -202,7 +202,10 @@ impl Line {
     }
 
     /// The part of the line between arc lengths `s0 < s1` (clamped), with interpolated ends.
-    pub(crate) fn cut(&self, s0: f64, s1: f64) -> Vec<Point3> {
+    /// A vertex closer than `merge` (metres, along the line) to either end is left out, so that
+    /// no end segment is so short that rounding decides its direction (a cut a few ulps past a
+    /// vertex would otherwise point anywhere, and with it the road's mouth).
+    pub(crate) fn cut(&self, s0: f64, s1: f64, merge: f64) -> Vec<Point3> {
         let len = self.length();
         let s0 = s0.clamp(0.0, len);
         let s1 = s1.clamp(0.0, len);
@@ -211,7 +214,7 @@ impl Line {
             return out;
         }
         for (i, &c) in self.cum.iter().enumerate() {
-            if c > s0 && c < s1 {
+            if c > s0 && c < s1 && c - s0 > merge && s1 - c > merge {
                 out.push(self.pts[i]);
             }
         }
@@ -316,3 +319,26 @@ pub(crate) fn arc_steps(r: f64, angle: f64, tolerance: f64) -> usize {
 
 /// Most pieces one fillet arc is split into, whatever the tolerance.
 const MAX_ARC_STEPS: usize = 256;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cut that ends or starts a rounding error away from a vertex leaves that vertex out,
+    /// so its end segments point along the line, not anywhere.
+    #[test]
+    fn cuts_next_to_a_vertex_have_no_tiny_end_segment() {
+        let line =
+            Line::new(vec![Point3::new(0.0, 0.0, 0.0), Point3::new(10.0, 0.0, 0.0), Point3::new(10.0, 10.0, 0.0)]);
+        let merge = 1e-6;
+        let end = line.cut(2.0, 10.0 + 3e-14, merge);
+        assert_eq!(end.len(), 2, "{end:?}");
+        let start = line.cut(10.0 - 3e-14, 15.0, merge);
+        assert_eq!(start.len(), 2, "{start:?}");
+        let (a, b) = (start[0], start[1]);
+        assert!((b.x - a.x).abs() < 1e-9 && b.y - a.y > 4.9, "{start:?}");
+        // A vertex further than `merge` from both ends stays.
+        assert_eq!(line.cut(2.0, 10.5, merge).len(), 3);
+        assert_eq!(line.cut(9.5, 15.0, merge).len(), 3);
+    }
+}

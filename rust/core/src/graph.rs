@@ -502,13 +502,14 @@ pub(crate) fn build_graph(
             .collect();
         list.dedup_by(|b, a| a.0 == b.0);
         let len = road.line.length();
+        let merge = crate::geom::COINCIDENT_SHARE * settings.tolerance;
         let mut push = |s0: f64, s1: f64, n0: Option<usize>, n1: Option<usize>| {
             if s1 > s0 {
                 let line = if s1 <= len {
-                    Line::new(road.line.cut(s0, s1))
+                    Line::new(road.line.cut(s0, s1, merge))
                 } else {
-                    let mut pts = road.line.cut(s0, len);
-                    let rest = road.line.cut(0.0, s1 - len);
+                    let mut pts = road.line.cut(s0, len, merge);
+                    let rest = road.line.cut(0.0, s1 - len, merge);
                     pts.extend(rest.into_iter().skip(1));
                     Line::new(pts)
                 };

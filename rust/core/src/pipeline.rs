@@ -399,9 +399,10 @@ fn settle_junctions(
     // ... and groups whose surfaces overlap, until none do. Each round joins at least two
     // groups, so there are at most as many rounds as bases.
     let mut rounds_left = bases.len() + 1;
-    // Surfaces by member bases: a group that did not change keeps its surface, and two groups
-    // that did not change were already found apart.
-    let mut cache: BTreeMap<Vec<usize>, Polygon> = BTreeMap::new();
+    // Surfaces by member bases and edges: a group that did not change keeps its surface, and
+    // two groups that did not change were already found apart.
+    let mut cache: GroupCache = BTreeMap::new();
+    let mut unburied: UnburyMemo = BTreeMap::new();
     loop {
         let (polys, fresh) =
             group_polygons(g, &bases, &outs, &base_root, &mut guf, &base_internal, &setback, settings, &mut cache);
@@ -411,23 +412,87 @@ fn settle_junctions(
         let mut joined = false;
         for (a, b) in overlapping(&shapes, &changed) {
             joined |= guf.union(keys[a], keys[b]);
-            // One diagnostic per overlapping pair, halfway between the two surfaces' centres:
-            // neither which pair comes first nor which of the two is `a` may show.
-            let (ma, mb) = (mean(shapes[a].exterior.iter().copied()), mean(shapes[b].exterior.iter().copied()));
-            diags.push(Diagnostic {
-                code: DiagnosticCode::JunctionsMerged,
-                position: ma.lerp(mb, 0.5),
-                road: None,
-                message: "two junction surfaces overlapped: merged into one".into(),
-            });
+            overlap_diagnostic(shapes[a], shapes[b], diags);
         }
         rounds_left -= 1;
-        if !joined || rounds_left == 0 {
-            let mut layout = finish_layout(g, &bases, &base_root, &mut guf, base_internal, setback, polys);
-            unbury_mouths(g, &mut layout, settings);
-            return layout;
+        if joined && rounds_left > 0 {
+            continue;
+        }
+        let mut layout =
+            finish_layout(g, &bases, &base_root, &mut guf, base_internal.clone(), setback.clone(), polys.clone());
+        let mut before: BTreeMap<usize, Polygon> = polys;
+        // The carriageway an arm gives up to unbury its mouth may reach into another group's
+        // surface: those two are one junction, whose surface is the union of theirs (built
+        // from their bases instead, it could fall apart where only the stretches joined them),
+        // and its mouths are unburied again. Each round joins at least two groups.
+        loop {
+            unbury_mouths(g, &mut layout, settings, &mut unburied);
+            let keys: Vec<usize> = layout.groups.keys().copied().collect();
+            let shapes: Vec<&Polygon> = layout.groups.values().map(|gr| &gr.polygon).collect();
+            let grown: Vec<bool> = keys.iter().zip(&shapes).map(|(k, p)| before.get(k) != Some(*p)).collect();
+            let pairs = overlapping(&shapes, &grown);
+            if pairs.is_empty() {
+                return layout;
+            }
+            for &(a, b) in &pairs {
+                guf.union(keys[a], keys[b]);
+                overlap_diagnostic(shapes[a], shapes[b], diags);
+            }
+            before = join_groups(&mut layout, &mut guf, settings);
         }
     }
+}
+
+/// Joins the groups of `layout` that `guf` has joined: nodes, arms and inner edges together,
+/// the surface the union of theirs (largest part; holes below `min_block_area` filled).
+/// Returns every group's surface before its mouths are unburied again.
+fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) -> BTreeMap<usize, Polygon> {
+    let old = std::mem::take(&mut layout.groups);
+    let mut parts: BTreeMap<usize, Vec<Group>> = BTreeMap::new();
+    for (r, gr) in old {
+        parts.entry(guf.find(r)).or_default().push(gr);
+    }
+    for root in &mut layout.group_of {
+        *root = guf.find(*root);
+    }
+    let joined: Vec<(usize, Group)> = parts
+        .into_par_iter()
+        .map(|(r, mut members)| {
+            if members.len() == 1 {
+                return (r, members.remove(0));
+            }
+            let shapes: Vec<Vec<Contour>> = members.iter().map(|m| shape(&m.polygon)).collect();
+            let empty: Vec<Contour> = Vec::new();
+            let mut polygon =
+                largest(crate::overlay::overlay(&shapes, &empty, OverlayRule::Subject, FillRule::NonZero));
+            polygon.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
+            let mut group = Group { nodes: Vec::new(), arms: Vec::new(), inner: Vec::new(), polygon };
+            for m in members {
+                group.nodes.extend(m.nodes);
+                group.arms.extend(m.arms);
+                group.inner.extend(m.inner);
+            }
+            (r, group)
+        })
+        .collect();
+    let mut before = BTreeMap::new();
+    for (r, gr) in joined {
+        before.insert(r, gr.polygon.clone());
+        layout.groups.insert(r, gr);
+    }
+    before
+}
+
+/// One diagnostic per overlapping pair, halfway between the two surfaces' centres: neither
+/// which pair comes first nor which of the two is `a` may show.
+fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
+    let (ma, mb) = (mean(a.exterior.iter().copied()), mean(b.exterior.iter().copied()));
+    diags.push(Diagnostic {
+        code: DiagnosticCode::JunctionsMerged,
+        position: ma.lerp(mb, 0.5),
+        road: None,
+        message: "two junction surfaces overlapped: merged into one".into(),
+    });
 }
 
 /// In a junction made of several bases, one base's surface may cover the mouth of another
@@ -435,7 +500,10 @@ fn settle_junctions(
 /// mouths). Such an arm is set back further, to where both its mouth corners are out of the
 /// junction's surface, and the stretch of carriageway it gave up joins the junction, so that
 /// every mouth lies on the junction's outline.
-fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
+///
+/// `memo` keeps each group's result by its arms and surface, so that a group that did not
+/// change since the last call is not worked on again.
+fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings, memo: &mut UnburyMemo) {
     let inside = |poly: &Polygon, q: Point| {
         crate::validate::point_in_ring(q, &poly.exterior)
             && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
@@ -451,30 +519,39 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
     // Groups are independent (an arm's end belongs to one group): each works on its own and
     // reports the setbacks it moved.
     let setback = &layout.setback;
-    let mut groups: Vec<&mut Group> = layout.groups.values_mut().collect();
-    let moved: Vec<Vec<(usize, usize, f64)>> = groups
-        .par_iter_mut()
-        .map(|group| {
+    let memo_in: &UnburyMemo = memo;
+    let results: Vec<(usize, Unburied)> = layout
+        .groups
+        .par_iter()
+        .map(|(&root, group)| {
+            // Unchanged since the last call: the same result (its surface is then the one it left).
+            let same = |d: &&Unburied| d.arms == group.arms && (d.before == group.polygon || d.after == group.polygon);
+            if let Some(done) = memo_in.get(&root).filter(same) {
+                return (root, done.clone());
+            }
+            let before = group.polygon.clone();
+            let arms = &group.arms;
+            let mut polygon = group.polygon.clone();
             let mut moved: Vec<(usize, usize, f64)> = Vec::new();
             let current = |edge: usize, end: usize, moved: &[(usize, usize, f64)]| {
                 moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
             };
             // A stretch given to the junction may bury another arm's mouth, so go round until no
-            // mouth is buried; every round moves a mouth outwards, and an arm can move at most to
-            // its end, so rounds are bounded by the arms' lengths over the step.
+            // mouth is buried, at most once per arm: roads drawn on top of each other bury each
+            // other's mouths in turn, a step per round, and are left overlapping.
             let mut changed = true;
             let mut rounds = 0usize;
-            while changed && rounds <= group.arms.len() {
+            while changed && rounds <= arms.len() {
                 changed = false;
                 rounds += 1;
-                for a in &group.arms {
+                for a in arms {
                     let e = &g.edges[a.edge];
                     let line = arm_line(g, *a);
                     let half = 0.5 * g.roads[e.road].width;
                     let end = if a.at_start { 0 } else { 1 };
                     let len = line.length();
                     let s0 = current(a.edge, end, &moved);
-                    let poly = &group.polygon;
+                    let poly = &polygon;
                     let buried = |s: f64| {
                         inside(poly, offset_at(&line, s, half, Side::Left))
                             || inside(poly, offset_at(&line, s, half, Side::Right))
@@ -524,22 +601,41 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings) {
                     if r.len() < 3 {
                         continue;
                     }
-                    let parts = vec![shape(&group.polygon), vec![ccw_contour(&r)]];
+                    let parts = vec![shape(&polygon), vec![ccw_contour(&r)]];
                     let empty: Vec<Contour> = Vec::new();
                     let mut poly =
                         largest(crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero));
                     poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
-                    group.polygon = poly;
+                    polygon = poly;
                     changed = true;
                 }
             }
-            moved
+            (root, Unburied { arms: arms.clone(), before, after: polygon, moved })
         })
         .collect();
-    for (edge, end, s) in moved.into_iter().flatten() {
-        layout.setback[edge][end] = s;
+    for (root, u) in results {
+        for &(edge, end, s) in &u.moved {
+            layout.setback[edge][end] = s;
+        }
+        if let Some(gr) = layout.groups.get_mut(&root) {
+            gr.polygon = u.after.clone();
+        }
+        memo.insert(root, u);
     }
 }
+
+/// What [`unbury_mouths`] did to one group: for its arms and surface `before`, the surface
+/// `after` and the setbacks it moved (edge, end, new setback).
+#[derive(Clone)]
+struct Unburied {
+    arms: Vec<ArmRef>,
+    before: Polygon,
+    after: Polygon,
+    moved: Vec<(usize, usize, f64)>,
+}
+
+/// [`Unburied`] by group root.
+type UnburyMemo = BTreeMap<usize, Unburied>;
 
 /// Steps of a buried mouth's march that are taken by repeated addition (as one by one, so the
 /// same position comes out) before a longer skip jumps by a multiplication instead.
@@ -618,6 +714,9 @@ fn group_internal(g: &Graph, base_root: &[usize], guf: &mut UnionFind, base_inte
 /// A group's bases (by root) and the edges that join them.
 type GroupMembers = (Vec<usize>, Vec<usize>);
 
+/// Group surfaces by their members.
+type GroupCache = BTreeMap<GroupMembers, Polygon>;
+
 /// The surface of every group: a base's outline, or for a group of several bases the union of
 /// their outlines and of the edges that join them (holes kept where they are blocks).
 #[allow(clippy::too_many_arguments)]
@@ -630,7 +729,7 @@ fn group_polygons(
     base_internal: &[bool],
     setback: &[[f64; 2]],
     settings: &Settings,
-    cache: &mut BTreeMap<Vec<usize>, Polygon>,
+    cache: &mut GroupCache,
 ) -> (BTreeMap<usize, Polygon>, BTreeSet<usize>) {
     let internal = group_internal(g, base_root, guf, base_internal);
     let mut members: BTreeMap<usize, GroupMembers> = BTreeMap::new();
@@ -644,15 +743,15 @@ fn group_polygons(
             }
         }
     }
-    let (known, todo): (Vec<_>, Vec<_>) = members.into_iter().partition(|(_, (brs, _))| cache.contains_key(brs));
+    let (known, todo): (Vec<_>, Vec<_>) = members.into_iter().partition(|(_, m)| cache.contains_key(m));
     let fresh: BTreeSet<usize> = todo.iter().map(|(gr, _)| *gr).collect();
-    let computed: Vec<(usize, Vec<usize>, Polygon)> = todo
+    let computed: Vec<(usize, GroupMembers, Polygon)> = todo
         .into_par_iter()
         .map(|(gr, (brs, edges))| {
             let polys: Vec<&Polygon> = brs.iter().filter_map(|r| outs.get(r)).map(|o| &o.polygon).collect();
             if brs.len() == 1 && edges.is_empty() {
                 let poly = polys.first().map(|p| (*p).clone()).unwrap_or_default();
-                return (gr, brs, poly);
+                return (gr, (brs, edges), poly);
             }
             // Each base as one shape (outer ring, then its holes), all edge strips as more.
             let mut shapes_in: Vec<Vec<Vec<[f64; 2]>>> = polys
@@ -683,18 +782,18 @@ fn group_polygons(
             let mut poly = largest(shapes);
             // Holes too small to be blocks are junction surface.
             poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
-            (gr, brs, poly)
+            (gr, (brs, edges), poly)
         })
         .collect();
     let mut out: BTreeMap<usize, Polygon> = BTreeMap::new();
-    for (gr, (brs, _)) in known {
-        if let Some(p) = cache.get(&brs) {
+    for (gr, m) in known {
+        if let Some(p) = cache.get(&m) {
             out.insert(gr, p.clone());
         }
     }
-    for (gr, brs, poly) in computed {
+    for (gr, m, poly) in computed {
         out.insert(gr, poly.clone());
-        cache.insert(brs, poly);
+        cache.insert(m, poly);
     }
     (out, fresh)
 }
@@ -939,7 +1038,7 @@ fn assemble(
                 to,
                 start: e.s0 + a,
                 end: e.s0 + b,
-                centerline: e.line.cut(a, b),
+                centerline: e.line.cut(a, b, COINCIDENT_SHARE * tolerance),
                 width: road.width,
                 profile: road.profile,
                 polygon,
