@@ -249,7 +249,6 @@ proptest! {
     #![proptest_config(config(CASES))]
 
     #[test]
-    #[ignore = "known failure: roads drawn on top of each other bury each other's mouths (docs/ROBUSTNESS.md)"]
     fn random_splines_hold_every_invariant(input in random_splines()) {
         check_all("random splines", &input);
     }

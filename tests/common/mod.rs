@@ -160,18 +160,41 @@ pub fn check_meshes(what: &str, net: &Network, meshes: &[FeatureMesh], input: &I
                 if jm.vertices.iter().any(|w| key(w.position) == key(v)) {
                     continue;
                 }
-                // Roads that overlap each other (parallel ramps drawn too close): a mouth corner
-                // of one lies on the carriageway of another road, inside the junction's surface.
-                let on_other = input.roads.iter().filter(|r| r.id != p.road).any(|r| {
-                    let pts = input_polyline(r);
+                // Roads that overlap each other (parallel ramps drawn too close, or a road that
+                // turns back along itself): a mouth corner of one lies on the carriageway of
+                // another road, or of another piece of its own road, inside the junction's
+                // surface.
+                let within = |pts: &[roadgen::core::Point3], half: f64| {
                     pts.windows(2).any(|w| {
                         let (a, b) = (w[0], w[1]);
                         let (dx, dy) = (b.x - a.x, b.y - a.y);
                         let t = (((v.x - a.x) * dx + (v.y - a.y) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
                         let (cx, cy) = (a.x + t * dx - v.x, a.y + t * dy - v.y);
-                        (cx * cx + cy * cy).sqrt() < 0.5 * r.width
+                        (cx * cx + cy * cy).sqrt() < half
                     })
-                });
+                };
+                // Along the piece itself: its part more than two widths (of arc length) away
+                // from this end (a road that comes back along its own way).
+                let c = &p.centerline;
+                let mut s = 0.0;
+                let mut far_part = Vec::new();
+                for k in 0..c.len() {
+                    if k > 0 {
+                        s += (c[k].x - c[k - 1].x).hypot(c[k].y - c[k - 1].y);
+                    }
+                    let from_end = if end == 0 { s } else { (p.end - p.start) - s };
+                    if from_end > 2.0 * p.width {
+                        far_part.push(c[k]);
+                    }
+                }
+                let on_other =
+                    input.roads.iter().filter(|r| r.id != p.road).any(|r| within(&input_polyline(r), 0.5 * r.width))
+                        || net
+                            .pieces
+                            .iter()
+                            .filter(|q| q.road == p.road && q.id != p.id)
+                            .any(|q| within(&q.centerline, 0.5 * q.width))
+                        || within(&far_part, 0.5 * p.width);
                 assert!(on_other, "{what}: {} end {end}: mouth corner {v:?} is not a vertex of junction {j}", p.id);
                 overlapped += 1;
             }

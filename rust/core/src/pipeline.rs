@@ -1167,8 +1167,16 @@ fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], pieces: &[RoadP
         let mut cut = largest(parts);
         dedup_ring(&mut cut.exterior);
         snap_all(&mut cut, cs.iter().map(|c| c.0), snap);
-        // Every corner stitched before still is, and more are.
-        let keeps = cs.iter().all(|(c, _)| !is_vertex(polygon, *c) || is_vertex(&cut, *c));
+        // Every corner stitched before still is (or lies on the yielded carriageway: a piece
+        // of a road that overlaps this one, whose mouth the yielded piece covers), and more are.
+        let on_piece = |c: Point| {
+            crate::validate::point_in_ring(c, &piece.polygon.exterior)
+                || (0..piece.polygon.exterior.len()).any(|i| {
+                    let r = &piece.polygon.exterior;
+                    crate::geom::project_on_segment(c, r[i], r[(i + 1) % r.len()]).1 <= snap
+                })
+        };
+        let keeps = cs.iter().all(|(c, _)| !is_vertex(polygon, *c) || is_vertex(&cut, *c) || on_piece(*c));
         let gains = cs.iter().any(|(c, _)| !is_vertex(polygon, *c) && is_vertex(&cut, *c));
         if keeps && gains && crate::validate::check_polygon(&cut).is_ok() {
             *polygon = cut;
