@@ -402,10 +402,9 @@ fn settle_junctions(
     // ... and groups whose surfaces overlap, until none do. Each round joins at least two
     // groups, so there are at most as many rounds as bases.
     let mut rounds_left = bases.len() + 1;
-    // Surfaces by member bases and edges: a group that did not change keeps its surface, and
-    // two groups that did not change were already found apart.
-    let mut cache: GroupCache = BTreeMap::new();
-    let mut unburied: UnburyMemo = BTreeMap::new();
+    // Surfaces by member bases: a group that did not change keeps its surface, and two groups
+    // that did not change were already found apart.
+    let mut cache: BTreeMap<Vec<usize>, Polygon> = BTreeMap::new();
     loop {
         let (polys, fresh) =
             group_polygons(g, &bases, &outs, &base_root, &mut guf, &base_internal, &setback, settings, &mut cache);
@@ -421,18 +420,18 @@ fn settle_junctions(
         if joined && rounds_left > 0 {
             continue;
         }
-        let mut layout =
-            finish_layout(g, &bases, &base_root, &mut guf, base_internal.clone(), setback.clone(), polys.clone());
-        let mut before: BTreeMap<usize, Polygon> = polys;
+        let mut layout = finish_layout(g, &bases, &base_root, &mut guf, base_internal, setback, polys);
+        let mut only: Option<BTreeSet<usize>> = None;
         // The carriageway an arm gives up to unbury its mouth may reach into another group's
         // surface: those two are one junction, whose surface is the union of theirs (built
         // from their bases instead, it could fall apart where only the stretches joined them),
         // and its mouths are unburied again. Each round joins at least two groups.
         loop {
-            unbury_mouths(g, &mut layout, settings, &mut unburied);
+            let before = unbury_mouths(g, &mut layout, settings, only.as_ref());
             let keys: Vec<usize> = layout.groups.keys().copied().collect();
             let shapes: Vec<&Polygon> = layout.groups.values().map(|gr| &gr.polygon).collect();
-            let grown: Vec<bool> = keys.iter().zip(&shapes).map(|(k, p)| before.get(k) != Some(*p)).collect();
+            let grown: Vec<bool> =
+                keys.iter().zip(&shapes).map(|(k, p)| before.get(k).is_some_and(|b| b != *p)).collect();
             let pairs = overlapping(&shapes, &grown);
             if pairs.is_empty() {
                 return layout;
@@ -441,15 +440,15 @@ fn settle_junctions(
                 guf.union(keys[a], keys[b]);
                 overlap_diagnostic(shapes[a], shapes[b], diags);
             }
-            before = join_groups(&mut layout, &mut guf, settings);
+            only = Some(join_groups(&mut layout, &mut guf, settings));
         }
     }
 }
 
 /// Joins the groups of `layout` that `guf` has joined: nodes, arms and inner edges together,
 /// the surface the union of theirs (largest part; holes below `min_block_area` filled).
-/// Returns every group's surface before its mouths are unburied again.
-fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) -> BTreeMap<usize, Polygon> {
+/// Returns the joined groups.
+fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) -> BTreeSet<usize> {
     let old = std::mem::take(&mut layout.groups);
     let mut parts: BTreeMap<usize, Vec<Group>> = BTreeMap::new();
     for (r, gr) in old {
@@ -458,11 +457,11 @@ fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) ->
     for root in &mut layout.group_of {
         *root = guf.find(*root);
     }
-    let joined: Vec<(usize, Group)> = parts
+    let joined: Vec<(usize, Group, bool)> = parts
         .into_par_iter()
         .map(|(r, mut members)| {
             if members.len() == 1 {
-                return (r, members.remove(0));
+                return (r, members.remove(0), false);
             }
             let shapes: Vec<Vec<Contour>> = members.iter().map(|m| shape(&m.polygon)).collect();
             let empty: Vec<Contour> = Vec::new();
@@ -475,15 +474,17 @@ fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) ->
                 group.arms.extend(m.arms);
                 group.inner.extend(m.inner);
             }
-            (r, group)
+            (r, group, true)
         })
         .collect();
-    let mut before = BTreeMap::new();
-    for (r, gr) in joined {
-        before.insert(r, gr.polygon.clone());
+    let mut fresh = BTreeSet::new();
+    for (r, gr, new) in joined {
+        if new {
+            fresh.insert(r);
+        }
         layout.groups.insert(r, gr);
     }
-    before
+    fresh
 }
 
 /// One diagnostic per overlapping pair, halfway between the two surfaces' centres: neither
@@ -504,9 +505,14 @@ fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
 /// junction's surface, and the stretch of carriageway it gave up joins the junction, so that
 /// every mouth lies on the junction's outline.
 ///
-/// `memo` keeps each group's result by its arms and surface, so that a group that did not
-/// change since the last call is not worked on again.
-fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings, memo: &mut UnburyMemo) {
+/// Works on the groups in `only` (every group without it); returns what each group it worked
+/// on covered before.
+fn unbury_mouths(
+    g: &Graph,
+    layout: &mut Layout,
+    settings: &Settings,
+    only: Option<&BTreeSet<usize>>,
+) -> BTreeMap<usize, Polygon> {
     let inside = |poly: &Polygon, q: Point| {
         crate::validate::point_in_ring(q, &poly.exterior)
             && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
@@ -522,20 +528,14 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings, memo: &mut
     // Groups are independent (an arm's end belongs to one group): each works on its own and
     // reports the setbacks it moved.
     let setback = &layout.setback;
-    let memo_in: &UnburyMemo = memo;
-    let results: Vec<(usize, Unburied)> = layout
+    let results: Vec<(usize, Polygon, Moved)> = layout
         .groups
         .par_iter()
+        .filter(|(root, _)| only.is_none_or(|o| o.contains(root)))
         .map(|(&root, group)| {
-            // Unchanged since the last call: the same result (its surface is then the one it left).
-            let same = |d: &&Unburied| d.arms == group.arms && (d.before == group.polygon || d.after == group.polygon);
-            if let Some(done) = memo_in.get(&root).filter(same) {
-                return (root, done.clone());
-            }
-            let before = group.polygon.clone();
             let arms = &group.arms;
             let mut polygon = group.polygon.clone();
-            let mut moved: Vec<(usize, usize, f64)> = Vec::new();
+            let mut moved: Moved = Vec::new();
             let current = |edge: usize, end: usize, moved: &[(usize, usize, f64)]| {
                 moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
             };
@@ -613,32 +613,23 @@ fn unbury_mouths(g: &Graph, layout: &mut Layout, settings: &Settings, memo: &mut
                     changed = true;
                 }
             }
-            (root, Unburied { arms: arms.clone(), before, after: polygon, moved })
+            (root, polygon, moved)
         })
         .collect();
-    for (root, u) in results {
-        for &(edge, end, s) in &u.moved {
+    let mut before = BTreeMap::new();
+    for (root, polygon, moved) in results {
+        for (edge, end, s) in moved {
             layout.setback[edge][end] = s;
         }
         if let Some(gr) = layout.groups.get_mut(&root) {
-            gr.polygon = u.after.clone();
+            before.insert(root, std::mem::replace(&mut gr.polygon, polygon));
         }
-        memo.insert(root, u);
     }
+    before
 }
 
-/// What [`unbury_mouths`] did to one group: for its arms and surface `before`, the surface
-/// `after` and the setbacks it moved (edge, end, new setback).
-#[derive(Clone)]
-struct Unburied {
-    arms: Vec<ArmRef>,
-    before: Polygon,
-    after: Polygon,
-    moved: Vec<(usize, usize, f64)>,
-}
-
-/// [`Unburied`] by group root.
-type UnburyMemo = BTreeMap<usize, Unburied>;
+/// Setbacks moved by [`unbury_mouths`]: (edge, end, new setback), in order.
+type Moved = Vec<(usize, usize, f64)>;
 
 /// Steps of a buried mouth's march that are taken by repeated addition (as one by one, so the
 /// same position comes out) before a longer skip jumps by a multiplication instead.
@@ -717,9 +708,6 @@ fn group_internal(g: &Graph, base_root: &[usize], guf: &mut UnionFind, base_inte
 /// A group's bases (by root) and the edges that join them.
 type GroupMembers = (Vec<usize>, Vec<usize>);
 
-/// Group surfaces by their members.
-type GroupCache = BTreeMap<GroupMembers, Polygon>;
-
 /// The surface of every group: a base's outline, or for a group of several bases the union of
 /// their outlines and of the edges that join them (holes kept where they are blocks).
 #[allow(clippy::too_many_arguments)]
@@ -732,7 +720,7 @@ fn group_polygons(
     base_internal: &[bool],
     setback: &[[f64; 2]],
     settings: &Settings,
-    cache: &mut GroupCache,
+    cache: &mut BTreeMap<Vec<usize>, Polygon>,
 ) -> (BTreeMap<usize, Polygon>, BTreeSet<usize>) {
     let internal = group_internal(g, base_root, guf, base_internal);
     let mut members: BTreeMap<usize, GroupMembers> = BTreeMap::new();
@@ -746,15 +734,15 @@ fn group_polygons(
             }
         }
     }
-    let (known, todo): (Vec<_>, Vec<_>) = members.into_iter().partition(|(_, m)| cache.contains_key(m));
+    let (known, todo): (Vec<_>, Vec<_>) = members.into_iter().partition(|(_, (brs, _))| cache.contains_key(brs));
     let fresh: BTreeSet<usize> = todo.iter().map(|(gr, _)| *gr).collect();
-    let computed: Vec<(usize, GroupMembers, Polygon)> = todo
+    let computed: Vec<(usize, Vec<usize>, Polygon)> = todo
         .into_par_iter()
         .map(|(gr, (brs, edges))| {
             let polys: Vec<&Polygon> = brs.iter().filter_map(|r| outs.get(r)).map(|o| &o.polygon).collect();
             if brs.len() == 1 && edges.is_empty() {
                 let poly = polys.first().map(|p| (*p).clone()).unwrap_or_default();
-                return (gr, (brs, edges), poly);
+                return (gr, brs, poly);
             }
             // Each base as one shape (outer ring, then its holes), all edge strips as more.
             let mut shapes_in: Vec<Vec<Vec<[f64; 2]>>> = polys
@@ -785,18 +773,18 @@ fn group_polygons(
             let mut poly = largest(shapes);
             // Holes too small to be blocks are junction surface.
             poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
-            (gr, (brs, edges), poly)
+            (gr, brs, poly)
         })
         .collect();
     let mut out: BTreeMap<usize, Polygon> = BTreeMap::new();
-    for (gr, m) in known {
-        if let Some(p) = cache.get(&m) {
+    for (gr, (brs, _)) in known {
+        if let Some(p) = cache.get(&brs) {
             out.insert(gr, p.clone());
         }
     }
-    for (gr, m, poly) in computed {
+    for (gr, brs, poly) in computed {
         out.insert(gr, poly.clone());
-        cache.insert(m, poly);
+        cache.insert(brs, poly);
     }
     (out, fresh)
 }
