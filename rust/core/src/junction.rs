@@ -46,10 +46,9 @@ pub(crate) struct JunctionOut {
 
 #[derive(Clone, Debug)]
 enum Corner {
-    /// Curbs meet at `p` (at centerline positions `pa` along arm a, `pb` along arm b); the
-    /// outline passes from `ta` (on arm a's left curb, at centerline position `sa`) through
-    /// `arc` to `tb` (on arm b's right curb, at `sb`).
-    Meet { p: Point, pa: f64, pb: f64, ta: Point, sa: f64, arc: Vec<Point>, tb: Point, sb: f64 },
+    /// Curbs meet; the outline passes from `ta` (on arm a's left curb, at centerline position
+    /// `sa`) through `arc` to `tb` (on arm b's right curb, at `sb`).
+    Meet { p: Point, ta: Point, sa: f64, arc: Vec<Point>, tb: Point, sb: f64 },
     /// The curbs do not meet: the mouths are joined straight across.
     Open,
 }
@@ -156,9 +155,9 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>]
                         let sa = ca.s_of(&a.line, qta, ta);
                         let sb = cb.s_of(&b.line, qtb, tb);
                         let arc = fillet_arc(ta, ca.dir(qta), tb, cb.dir(qtb), r, settings.tolerance);
-                        Corner::Meet { p, pa: sp_a, pb: sp_b, ta, sa, arc, tb, sb }
+                        Corner::Meet { p, ta, sa, arc, tb, sb }
                     } else {
-                        Corner::Meet { p, pa: sp_a, pb: sp_b, ta: p, sa: sp_a, arc: Vec::new(), tb: p, sb: sp_b }
+                        Corner::Meet { p, ta: p, sa: sp_a, arc: Vec::new(), tb: p, sb: sp_b }
                     }
                 }
             };
@@ -211,7 +210,7 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>]
         parts.push(to(&strip(&a.line, 0.0, setback[i], 0.5 * a.width)));
     }
     for (j, c) in corners.iter().enumerate() {
-        let Corner::Meet { p, pa, pb, ta, sa, arc, tb, sb } = c else { continue };
+        let Corner::Meet { p, ta, sa, arc, tb, sb } = c else { continue };
         let (ia, ib) = (ord[j], ord[(j + 1) % n]);
         let (a, b) = (&arms[ia], &arms[ib]);
         if !arc.is_empty() {
@@ -220,23 +219,6 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>]
             patch.extend(arc.iter().copied());
             patch.push(*tb);
             parts.push(to(&patch));
-            // With the carriageway between each centerline and its curb from the corner to the
-            // tangent point, which shares the patch's sides exactly and overlaps the stubs:
-            // alone, the patch only touches the stubs along the curbs, and the booleans' grid
-            // rounding decided whether it joined them (a star came out different when rotated).
-            let tol = COINCIDENT_SHARE * settings.tolerance;
-            let mut half_a: Vec<Point> = a.line.cut(*pa, *sa, tol).iter().map(|q| q.xy()).collect();
-            half_a.push(*ta);
-            let mut curb_a = Vec::new();
-            inner_vertices(&a.line, *pa, *sa, 0.5 * a.width, Side::Left, &mut curb_a);
-            half_a.extend(curb_a.into_iter().rev());
-            half_a.push(*p);
-            parts.push(to(&half_a));
-            let mut half_b = vec![*p];
-            inner_vertices(&b.line, *pb, *sb, 0.5 * b.width, Side::Right, &mut half_b);
-            half_b.push(*tb);
-            half_b.extend(b.line.cut(*pb, *sb, tol).iter().rev().map(|q| q.xy()));
-            parts.push(to(&half_b));
         } else if *sa < 0.0 || *sb < 0.0 {
             // A sharp corner behind the arms' starts: the gap between the two stubs.
             parts.push(to(&[

@@ -353,10 +353,7 @@ fn settle_junctions(
                 let j = b.arms.iter().position(|x| *x == ArmRef { edge: a.edge, at_start: false });
                 let sb = o.setbacks.get(i).copied().unwrap_or(0.0)
                     + j.and_then(|j| o.setbacks.get(j).copied()).unwrap_or(0.0);
-                // A road that leaves a junction and comes back to it leaves no piece narrower
-                // than itself between its two mouths: both would lie on the one junction, on
-                // either side of a sliver of road.
-                if sb + g.roads[e.road].width - e.line.length() > COINCIDENT_SHARE * settings.tolerance {
+                if sb - e.line.length() > COINCIDENT_SHARE * settings.tolerance {
                     forced[a.edge] = true;
                     changed = true;
                 }
