@@ -93,9 +93,9 @@ pub fn meshes_checked(what: &str, net: &Network, settings: &Settings, input: &In
     a.meshes
 }
 
-/// The polyline of an input road (splines: their control points, enough to tell overlaps).
+/// The centerline of an input road, flattened as the pipeline does (a spline's carriageway
+/// follows its curve, not its control points); its points as they are if it cannot be.
 fn input_polyline(r: &roadgen::core::Road) -> Vec<roadgen::core::Point3> {
-    // A spline's carriageway follows its curve, not its control points.
     let points = || match &r.geometry {
         RoadGeometry::Polyline(p) => p.clone(),
         RoadGeometry::Spline(p) => p.iter().map(|q| q.location).collect(),
