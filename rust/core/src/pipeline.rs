@@ -461,10 +461,7 @@ fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) ->
                 return (r, members.remove(0), false);
             }
             let shapes: Vec<Vec<Contour>> = members.iter().map(|m| shape(&m.polygon)).collect();
-            let empty: Vec<Contour> = Vec::new();
-            let mut polygon =
-                largest(crate::overlay::overlay(&shapes, &empty, OverlayRule::Subject, FillRule::NonZero));
-            polygon.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
+            let polygon = junction_surface(&shapes, settings);
             let mut group = Group { nodes: Vec::new(), arms: Vec::new(), inner: Vec::new(), polygon };
             for m in members {
                 group.nodes.extend(m.nodes);
@@ -482,6 +479,15 @@ fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) ->
         layout.groups.insert(r, gr);
     }
     fresh
+}
+
+/// The union of some shapes as one junction surface: its largest part, with the holes too
+/// small to be blocks (below `min_block_area`) filled.
+fn junction_surface(shapes: &[Vec<Contour>], settings: &Settings) -> Polygon {
+    let empty: Vec<Contour> = Vec::new();
+    let mut poly = largest(crate::overlay::overlay(shapes, &empty, OverlayRule::Subject, FillRule::NonZero));
+    poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
+    poly
 }
 
 /// One diagnostic per overlapping pair, halfway between the two surfaces' centres: neither
@@ -601,12 +607,7 @@ fn unbury_mouths(
                     if r.len() < 3 {
                         continue;
                     }
-                    let parts = vec![shape(&polygon), vec![ccw_contour(&r)]];
-                    let empty: Vec<Contour> = Vec::new();
-                    let mut poly =
-                        largest(crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero));
-                    poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
-                    polygon = poly;
+                    polygon = junction_surface(&[shape(&polygon), vec![ccw_contour(&r)]], settings);
                     changed = true;
                 }
             }
@@ -765,11 +766,7 @@ fn group_polygons(
                 }
             }
             shapes_in.extend(parts.into_iter().map(|c| vec![c]));
-            let empty: Vec<Vec<[f64; 2]>> = Vec::new();
-            let shapes = crate::overlay::overlay(&shapes_in, &empty, OverlayRule::Subject, FillRule::NonZero);
-            let mut poly = largest(shapes);
-            // Holes too small to be blocks are junction surface.
-            poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
+            let poly = junction_surface(&shapes_in, settings);
             (gr, brs, poly)
         })
         .collect();
@@ -854,6 +851,10 @@ fn bbox(r: &[Point]) -> Option<AABB<[f64; 2]>> {
 /// Pairs (by index) of polygons whose interiors overlap, among the pairs where at least one
 /// polygon is `changed`.
 fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
+    // Nothing changed (a missing flag counts as changed): no pair to test.
+    if changed.len() >= polys.len() && !changed.iter().any(|&c| c) {
+        return Vec::new();
+    }
     let entries: Vec<GeomWithData<Rectangle<[f64; 2]>, usize>> = polys
         .iter()
         .enumerate()
