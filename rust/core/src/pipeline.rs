@@ -95,7 +95,7 @@ pub(crate) fn network_stage_in(
         (None, None) => focus.is_none_or(|f| f(line_box(&e.line.pts))),
         (a, b) => a.is_some_and(node_in) || b.is_some_and(node_in),
     };
-    assemble(&graph, &layout, settings.tolerance, &edge_in)
+    assemble(&graph, &layout, settings.tolerance, &edge_in, diags)
 }
 
 pub(crate) fn skip(
@@ -912,6 +912,7 @@ fn assemble(
     layout: &Layout,
     tolerance: f64,
     edge_in: &dyn Fn(&crate::graph::Edge) -> bool,
+    diags: &mut Vec<Diagnostic>,
 ) -> (Network, Extents) {
     let mut extents = Extents::default();
     // Junction ids: the smallest (road id, position) among the stops of the cluster.
@@ -978,6 +979,8 @@ fn assemble(
     };
     let mut used_p = BTreeMap::new();
     let mut specs = Vec::new();
+    let junction_at: BTreeMap<String, usize> =
+        junctions.iter().enumerate().map(|(k, j): (usize, &Junction)| (j.id.clone(), k)).collect();
     for (ei, e) in g.edges.iter().enumerate() {
         if layout.internal[ei] {
             continue;
@@ -994,6 +997,16 @@ fn assemble(
             continue;
         }
         let road = &g.roads[e.road];
+        // A piece that leaves a junction and comes back to it, shorter than the road is wide,
+        // is a sliver between two of the junction's own mouths: it becomes junction surface.
+        // Decided for every edge, in focus or not, so that an update builds the same outline.
+        // When the union is refused, the piece stays.
+        if let Some(j) = from.as_ref().filter(|j| to.as_ref() == Some(*j) && b - a < road.width) {
+            let junction = junction_at.get(j.as_str()).and_then(|&k| junctions.get_mut(k));
+            if junction.is_some_and(|jn| absorb_sliver(jn, e, road, (a, b), tolerance, diags)) {
+                continue;
+            }
+        }
         let id = unique(format!("r/{}/{:.2}", road.id, e.s0), &mut used_p);
         // Numbered with the others, built only when in focus.
         if !edge_in(e) {
@@ -1044,6 +1057,45 @@ fn assemble(
     net.junctions.sort_by(|a, b| a.id.cmp(&b.id));
     net.pieces.sort_by(|a, b| a.id.cmp(&b.id));
     (net, extents)
+}
+
+/// Joins a sliver piece (the span `a..b` of edge `e`; see `assemble`) to junction `j`'s
+/// outline: the union of the two, kept when it is one valid polygon, holes and all (a loop
+/// that encloses a block keeps it as a hole). Whether it was joined.
+fn absorb_sliver(
+    j: &mut Junction,
+    e: &crate::graph::Edge,
+    road: &RoadLine,
+    (a, b): (f64, f64),
+    tolerance: f64,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let sliver = clean_polygon(strip_capped(&e.line, a, b, 0.5 * road.width, [false, false], tolerance));
+    if sliver.exterior.len() < 3 {
+        return false;
+    }
+    let parts = crate::overlay::overlay(&shape(&j.polygon), &shape(&sliver), OverlayRule::Union, FillRule::NonZero);
+    if parts.len() != 1 {
+        return false;
+    }
+    let mut joined = largest(parts);
+    dedup_ring(&mut joined.exterior);
+    if crate::validate::check_polygon(&joined).is_err() {
+        return false;
+    }
+    j.polygon = joined;
+    diags.push(Diagnostic {
+        code: DiagnosticCode::JunctionsMerged,
+        position: e.line.point_at(0.5 * (a + b)).xy(),
+        road: Some(road.id.clone()),
+        message: format!(
+            "road {} leaves junction {} and comes back to it after {:.2} m, less than its width: that part is junction surface",
+            road.id,
+            j.id,
+            b - a
+        ),
+    });
+    true
 }
 
 /// Makes every mouth corner of every road piece a vertex of its junction's outline, exactly:
