@@ -538,13 +538,12 @@ fn spline_mouth_stitched() {
 }
 
 /// Three closed loops (found by `closed_loops_hold_every_invariant` while shrinking a case):
-/// the piece of `o0` that runs from one junction
-/// round the loop to the other ends 2.75 m away from the second junction's surface, which has a
-/// notch cut into it where the folded carriageway of the apex crosses itself (see
-/// docs/ROBUSTNESS.md).
+/// the piece of `o0` that runs from one junction round the loop to the other ended 2.75 m away
+/// from the second junction's surface, which had a notch cut into it where the folded
+/// carriageway of the apex crossed itself. Formerly a known failure: the junction's arm stubs
+/// are now whole where their curbs fold (`junction::strip_parts`).
 #[test]
-#[ignore = "known failure: a mouth away from its junction at an acute apex of a closed loop"]
-fn known_failure_closed_loops_acute_apex() {
+fn closed_loops_acute_apex() {
     let input = roads(&[
         (
             "o0",

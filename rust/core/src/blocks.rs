@@ -416,3 +416,28 @@ pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec
     let pieces: Vec<&RoadPiece> = net.pieces.iter().collect();
     finish_blocks(name_faces(kept, &pieces, settings), settings, &|_| None).into_iter().map(|(b, _)| b).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A block outline whose bottom edge dips 10⁻⁷ m at one vertex, with a hole reaching into the
+    /// dip: dropping that vertex (a triangle of 5·10⁻⁷ m², below `MIN_TRIANGLE_AREA`) would bring
+    /// the edge across the hole, so the cleaning is not applied.
+    #[test]
+    fn cleaning_that_would_cross_a_hole_is_not_applied() {
+        let p = |x: f64, y: f64| Point::new(x, y);
+        let exterior = vec![p(0.0, 0.0), p(5.0, -1e-7), p(10.0, 0.0), p(10.0, 10.0), p(0.0, 10.0)];
+        let hole = vec![p(5.0, -5e-8), p(4.0, 1.0), p(6.0, 1.0)];
+        let mut block = Polygon { exterior, holes: vec![hole] };
+        assert_eq!(crate::validate::check_polygon(&block), Ok(()));
+        let mut cleaned = block.exterior.clone();
+        simplify_ring(&mut cleaned, MIN_TRIANGLE_AREA);
+        assert_eq!(cleaned.len(), 4, "the dip's vertex is a sliver");
+        let crossing = Polygon { exterior: cleaned, holes: block.holes.clone() };
+        assert!(crate::validate::check_polygon(&crossing).is_err(), "without it the outline crosses the hole");
+        let before = block.clone();
+        simplify_polygon(&mut block);
+        assert_eq!(block, before);
+    }
+}

@@ -22,7 +22,7 @@ pub(crate) enum Side {
 }
 
 impl Side {
-    fn sign(self) -> f64 {
+    pub(crate) fn sign(self) -> f64 {
         match self {
             Side::Left => 1.0,
             Side::Right => -1.0,
@@ -65,7 +65,7 @@ pub(crate) fn inner_vertices(line: &Line, s0: f64, s1: f64, half: f64, side: Sid
 }
 
 /// The miter point (or the two bevel points) of interior vertex `i`.
-fn push_joint(line: &Line, i: usize, half: f64, side: Side, out: &mut Vec<Point>) {
+pub(crate) fn push_joint(line: &Line, i: usize, half: f64, side: Side, out: &mut Vec<Point>) {
     let c = line.pts[i].xy();
     let n0 = line.dir(i - 1).perp();
     let n1 = line.dir(i).perp();

@@ -16,7 +16,7 @@ use i_overlay::core::overlay_rule::OverlayRule;
 
 use crate::curb::{inner_vertices, offset_at, Curb, Side};
 use crate::geom::{arc_steps, dedup_ring, dedup_ring_within, ring_area, segment_hit, Line, SegHit, COINCIDENT_SHARE};
-use crate::overlay::{ccw_contour, largest};
+use crate::overlay::{ccw_contour, largest, Contour};
 use crate::types::{Diagnostic, DiagnosticCode, Point, Polygon};
 use crate::Settings;
 
@@ -96,7 +96,7 @@ fn arm_angle(center: Point, line: &Line, reach: f64) -> f64 {
 ///
 /// `center` is the mean of its crossing points; `extra` are polygons that belong to the
 /// junction whatever its arms (road edges inside it), used only by the fallback.
-pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>], settings: &Settings) -> JunctionOut {
+pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], settings: &Settings) -> JunctionOut {
     let n = arms.len();
     let mut diags = Vec::new();
     let wmax = arms.iter().map(|a| a.width).fold(0.0, f64::max);
@@ -207,7 +207,13 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>]
     // Every part counter-clockwise, so that the non-zero fill is their union.
     let to = ccw_contour;
     for (i, a) in arms.iter().enumerate() {
-        parts.push(to(&strip(&a.line, 0.0, setback[i], 0.5 * a.width)));
+        parts.extend(strip_parts(
+            &a.line,
+            (0.0, setback[i]),
+            0.5 * a.width,
+            COINCIDENT_SHARE * settings.tolerance,
+            [false, true],
+        ));
     }
     for (j, c) in corners.iter().enumerate() {
         let Corner::Meet { p, ta, sa, arc, tb, sb } = c else { continue };
@@ -230,9 +236,7 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Vec<Point>]
             ]));
         }
     }
-    for e in extra {
-        parts.push(to(e));
-    }
+    parts.extend(extra.iter().cloned());
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
     let mut shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
     if shapes.len() > 1 {
@@ -301,6 +305,128 @@ pub(crate) fn strip(line: &Line, s0: f64, s1: f64, half: f64) -> Vec<Point> {
     ring
 }
 
+/// The carriageway of `line` between arc lengths `s0` and `s1` as contours whose sum under the
+/// non-zero rule is that carriageway (outer contours counter-clockwise, holes clockwise): the
+/// one ring of [`strip`] when its curbs do not fold. Where the centerline turns so sharply that
+/// a curb folds back over itself ([`folds`]), that ring crosses itself or covers the wrong
+/// part of the road; then the union of one quadrilateral per centerline segment and, at each
+/// vertex between two segments, the wedge on the outer side of the turn up to the curb's joint,
+/// minus, at each end marked in `trim` (a mouth, where a road piece goes on), the carriageway of
+/// the road's next stretch past it (half a width, within one segment): the inner side of a
+/// sharp turn next to a mouth reaches past its cross-section onto the piece's carriageway. The end
+/// cross-sections are those of [`offset_at`], as in [`strip`]. At a vertex between two
+/// segments each quadrilateral reaches `overlap` metres past it, so that neighbouring parts
+/// overlap instead of sharing an edge that rounding could open (on the outer side of a
+/// bevelled turn this adds at most `overlap` to the carriageway).
+pub(crate) fn strip_parts(line: &Line, (s0, s1): (f64, f64), half: f64, overlap: f64, trim: [bool; 2]) -> Vec<Contour> {
+    let ring = strip(line, s0, s1, half);
+    if ring.len() < 3
+        || (!folds(line, s0, s1, half) && ring_area(&ring) > 0.0 && crate::validate::ring_is_simple(&ring))
+    {
+        return vec![ccw_contour(&ring)];
+    }
+    let mut pts: Vec<Point> = line.cut(s0, s1, overlap).iter().map(|p| p.xy()).collect();
+    pts.dedup();
+    if pts.len() < 2 {
+        return vec![ccw_contour(&ring)];
+    }
+    let m = pts.len() - 1;
+    let normal = |k: usize| pts[k + 1].sub(pts[k]).unit().perp().scale(half);
+    let mut parts: Vec<Contour> = Vec::with_capacity(2 * m);
+    for k in 0..m {
+        let n = normal(k);
+        let along = pts[k + 1].sub(pts[k]).unit().scale(overlap);
+        let (r0, l0) = if k == 0 {
+            (offset_at(line, s0, half, Side::Right), offset_at(line, s0, half, Side::Left))
+        } else {
+            (pts[k].sub(n).sub(along), pts[k].add(n).sub(along))
+        };
+        let (r1, l1) = if k + 1 == m {
+            (offset_at(line, s1, half, Side::Right), offset_at(line, s1, half, Side::Left))
+        } else {
+            (pts[k + 1].sub(n).add(along), pts[k + 1].add(n).add(along))
+        };
+        parts.push(ccw_contour(&[r0, r1, l1, l0]));
+        if k + 1 < m {
+            // The outer side of the turn at vertex k + 1: right of a left turn.
+            let (d0, d1) = (pts[k + 1].sub(pts[k]), pts[k + 2].sub(pts[k + 1]));
+            let side = if d0.cross(d1) > 0.0 { Side::Right } else { Side::Left };
+            let p3 = |q: Point| crate::types::Point3::new(q.x, q.y, 0.0);
+            let corner = Line::new(vec![p3(pts[k]), p3(pts[k + 1]), p3(pts[k + 2])]);
+            let mut wedge = vec![pts[k + 1], pts[k + 1].add(n.scale(side.sign()))];
+            crate::curb::push_joint(&corner, 1, half, side, &mut wedge);
+            wedge.push(pts[k + 1].add(normal(k + 1).scale(side.sign())));
+            dedup_ring(&mut wedge);
+            if wedge.len() >= 3 {
+                parts.push(ccw_contour(&wedge));
+            }
+        }
+    }
+    // Past each end to trim, the carriageway of the next feature's first stretch along the road
+    // (half a width, as far as a turn's inner corner can reach, within one segment): what of the
+    // parts lies there is that feature's.
+    let len = line.length();
+    let rect = |k: usize, a: f64, b: f64| -> Contour {
+        let n = line.dir(k).perp().scale(half);
+        let (p, q) = (line.point_at(a).xy(), line.point_at(b).xy());
+        ccw_contour(&[p.sub(n), q.sub(n), q.add(n), p.add(n)])
+    };
+    let mut ends: Vec<Contour> = Vec::new();
+    if trim[1] && s1 < len {
+        let k = line.segment_at(s1);
+        let b = line.cum.get(k + 1).copied().unwrap_or(len).min(s1 + half + overlap);
+        if b > s1 {
+            ends.push(rect(k, s1, b));
+        }
+    }
+    if trim[0] && s0 > 0.0 {
+        let k = line.segment_at(s0);
+        let k = if line.cum.get(k).is_some_and(|&c| c >= s0) { k.saturating_sub(1) } else { k };
+        let a = line.cum.get(k).copied().unwrap_or(0.0).max(s0 - half - overlap);
+        if a < s0 {
+            ends.push(rect(k, a, s0));
+        }
+    }
+    if ends.is_empty() {
+        let empty: Vec<Contour> = Vec::new();
+        return crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero)
+            .into_iter()
+            .flatten()
+            .collect();
+    }
+    crate::overlay::overlay(&parts, &ends, OverlayRule::Difference, FillRule::NonZero).into_iter().flatten().collect()
+}
+
+/// Whether a curb of `line` between `s0` and `s1` folds back over itself: the inner curb of a
+/// turn by θ meets the next one `half`·tan(θ/2) before and after the vertex along the two
+/// segments, and the reaches from both ends of a segment must fit in its length (within
+/// `s0..s1`). A ring whose inner curb folds may still be simple, and then covers the wrong part
+/// of the road.
+fn folds(line: &Line, s0: f64, s1: f64, half: f64) -> bool {
+    let n = line.pts.len();
+    if n < 3 {
+        return false;
+    }
+    // The reach at each vertex strictly inside (s0, s1), 0 elsewhere.
+    let reach: Vec<f64> = (0..n)
+        .map(|i| {
+            let s = line.cum[i];
+            if i == 0 || i + 1 == n || s <= s0 || s >= s1 {
+                return 0.0;
+            }
+            let c = line.dir(i - 1).dot(line.dir(i)).clamp(-1.0, 1.0);
+            if 1.0 + c <= f64::EPSILON {
+                return f64::INFINITY;
+            }
+            half * ((1.0 - c) / (1.0 + c)).sqrt()
+        })
+        .collect();
+    (0..n - 1).any(|k| {
+        let (a, b) = (line.cum[k].max(s0), line.cum[k + 1].min(s1));
+        b > a && reach[k] + reach[k + 1] > b - a
+    })
+}
+
 /// Like [`strip`], with a half-disc cap of radius `half` beyond `s0` and/or `s1` (a dead end),
 /// its arc within `tolerance` of the circle.
 pub(crate) fn strip_capped(line: &Line, s0: f64, s1: f64, half: f64, caps: [bool; 2], tolerance: f64) -> Vec<Point> {
@@ -360,4 +486,103 @@ fn convex_hull(pts: &[Point]) -> Vec<Point> {
         h.pop();
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Point3;
+
+    /// Whether `q` lies inside the union of `shapes` (outside every hole of the shape that holds it).
+    fn covered(shapes: &crate::overlay::Shapes, q: Point) -> bool {
+        shapes.iter().any(|s| {
+            let rings: Vec<Vec<Point>> = s.iter().map(|c| c.iter().map(|p| Point::new(p[0], p[1])).collect()).collect();
+            crate::validate::point_in_ring(q, &rings[0])
+                && !rings[1..].iter().any(|h| crate::validate::point_in_ring(q, h))
+        })
+    }
+
+    /// A centerline that turns by 20° to 170° after a segment shorter than the inner curb's
+    /// reach at the sharp turns: the union of `strip_parts` covers every point within 0.9
+    /// half-widths of the centerline; where the inner curb folds (135° and more) it is made of
+    /// parts, and the folded ring's fill misses some of those points.
+    #[test]
+    fn parts_cover_a_folded_carriageway() {
+        let half = 3.0;
+        let mut missed_total = 0;
+        for turn_deg in [20.0f64, 90.0, 135.0, 160.0, 170.0] {
+            let t = turn_deg.to_radians();
+            let line = Line::new(vec![
+                Point3::new(0.0, 0.0, 0.0),
+                Point3::new(4.0, 0.0, 0.0),
+                Point3::new(4.0 + 20.0 * t.cos(), 20.0 * t.sin(), 0.0),
+            ]);
+            let parts = strip_parts(&line, (0.0, line.length()), half, 1e-6, [false, false]);
+            let empty: Vec<crate::overlay::Contour> = Vec::new();
+            let union = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
+            assert_eq!(union.len(), 1, "{turn_deg}°: one part");
+            let ring = strip(&line, 0.0, line.length(), half);
+            let ring_fill =
+                crate::overlay::overlay(&vec![ccw_contour(&ring)], &empty, OverlayRule::Subject, FillRule::NonZero);
+            let mut missed_by_ring = 0;
+            let steps = 200;
+            for k in 1..steps {
+                let s = line.length() * k as f64 / steps as f64;
+                for side in [Side::Left, Side::Right] {
+                    let q = offset_at(&line, s, 0.9 * half, side);
+                    assert!(covered(&union, q), "{turn_deg}°: {q:?} (s = {s}) not covered");
+                    missed_by_ring += usize::from(!covered(&ring_fill, q));
+                }
+            }
+            let folded = folds(&line, 0.0, line.length(), half);
+            if turn_deg >= 135.0 {
+                assert!(folded, "{turn_deg}°: the inner curb folds");
+            } else {
+                assert!(!folded, "{turn_deg}°: the inner curb does not fold");
+                assert_eq!(parts, vec![ccw_contour(&ring)], "{turn_deg}°: a ring that does not fold is kept");
+                assert_eq!(missed_by_ring, 0, "{turn_deg}°: the ring covers the road");
+            }
+            missed_total += missed_by_ring;
+        }
+        assert!(missed_total > 0, "some folded ring's fill misses part of the road");
+    }
+
+    /// A stub that turns by 135° one metre before its end (a mouth): the inner side of the turn
+    /// reaches past the mouth onto the next piece's carriageway, and `trim` takes that off.
+    #[test]
+    fn trimmed_end_stops_at_the_mouth() {
+        let half = 3.0;
+        let t = 135f64.to_radians();
+        let line = Line::new(vec![
+            Point3::new(0.0, 0.0, 0.0),
+            Point3::new(10.0, 0.0, 0.0),
+            Point3::new(10.0 + 20.0 * t.cos(), 20.0 * t.sin(), 0.0),
+        ]);
+        let s1 = 11.0;
+        let empty: Vec<crate::overlay::Contour> = Vec::new();
+        let union = |trim| {
+            let parts = strip_parts(&line, (0.0, s1), half, 1e-6, trim);
+            crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero)
+        };
+        // Half a metre past the mouth, on the inner side of the turn.
+        let q = offset_at(&line, s1 + 0.5, 0.8 * half, Side::Left);
+        assert!(covered(&union([false, false]), q), "untrimmed, the turn's inner side reaches past the mouth");
+        let trimmed = union([false, true]);
+        assert!(!covered(&trimmed, q), "trimmed at the mouth");
+        // Everything before the mouth is still there, or on the piece's carriageway (the road
+        // turns back over itself).
+        let piece = crate::overlay::overlay(
+            &vec![ccw_contour(&strip(&line, s1, line.length(), half))],
+            &empty,
+            OverlayRule::Subject,
+            FillRule::NonZero,
+        );
+        for k in 1..50 {
+            let s = s1 * k as f64 / 50.0;
+            for side in [Side::Left, Side::Right] {
+                let p = offset_at(&line, s, 0.9 * half, side);
+                assert!(covered(&trimmed, p) || covered(&piece, p), "{p:?} (s = {s})");
+            }
+        }
+    }
 }

@@ -14,7 +14,7 @@ use crate::curb::{offset_at, Side};
 use crate::flatten::flatten_road;
 use crate::geom::{dedup_ring, ring_area, Line, COINCIDENT_SHARE};
 use crate::graph::{build_graph, Graph, RoadLine, UnionFind};
-use crate::junction::{build_junction, strip, strip_capped, ArmIn, JunctionOut};
+use crate::junction::{build_junction, strip, strip_capped, strip_parts, ArmIn, JunctionOut};
 use crate::overlay::{ccw_contour, contour, largest, shape, Contour};
 use crate::types::*;
 use crate::{Error, Settings};
@@ -272,12 +272,13 @@ fn compute_base(g: &Graph, base: &Base, settings: &Settings) -> JunctionOut {
             }
         })
         .collect();
-    let extra: Vec<Vec<Point>> = base
+    let extra: Vec<Contour> = base
         .inner
         .iter()
-        .map(|&ei| {
+        .flat_map(|&ei| {
             let e = &g.edges[ei];
-            strip(&e.line, 0.0, e.line.length(), 0.5 * g.roads[e.road].width)
+            let overlap = COINCIDENT_SHARE * settings.tolerance;
+            strip_parts(&e.line, (0.0, e.line.length()), 0.5 * g.roads[e.road].width, overlap, [false, false])
         })
         .collect();
     build_junction(center, &arm_in, &extra, settings)
@@ -1135,7 +1136,52 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
             .map(|(_, h)| h.clone())
             .collect();
         j.polygon.holes = kept;
+        drop_twins(&mut j.polygon, cs, COINCIDENT_SHARE * snap);
     });
+}
+
+/// Makes each mouth corner of `cs` that has vertices within `eps` (metres) one vertex, exactly
+/// the corner: the nearest of them becomes the corner, and its neighbours along the ring that
+/// also lie within `eps` (rounding twins left by a boolean operation, which would give the
+/// junction's mesh triangles too small to keep, and with them lose the corner) are removed.
+/// Another pass of the ring through the same spot is left alone. Kept when the polygon stays
+/// valid.
+fn drop_twins(polygon: &mut Polygon, cs: &[(Point, usize)], eps: f64) {
+    let mut cleaned = polygon.clone();
+    for ring in std::iter::once(&mut cleaned.exterior).chain(cleaned.holes.iter_mut()) {
+        for &(c, _) in cs {
+            let n = ring.len();
+            // Another corner that is a vertex stays as it is.
+            let twin = |v: Point| v.dist(c) <= eps && (v == c || !cs.iter().any(|o| o.0 == v));
+            let Some(keep) =
+                (0..n).filter(|&i| twin(ring[i])).min_by(|&a, &b| ring[a].dist(c).total_cmp(&ring[b].dist(c)))
+            else {
+                continue;
+            };
+            // The run of twins on either side of it.
+            let mut drop = Vec::new();
+            for step in [1, n - 1] {
+                let mut i = (keep + step) % n;
+                while i != keep && twin(ring[i]) && !drop.contains(&i) {
+                    drop.push(i);
+                    i = (i + step) % n;
+                }
+            }
+            if n - drop.len() < 3 {
+                continue;
+            }
+            ring[keep] = c;
+            let mut i = 0;
+            ring.retain(|_| {
+                let gone = drop.contains(&i);
+                i += 1;
+                !gone
+            });
+        }
+    }
+    if cleaned != *polygon && crate::validate::check_polygon(&cleaned).is_ok() {
+        *polygon = cleaned;
+    }
 }
 
 /// Snaps every corner of `cs` onto `polygon` (see [`snap_corner`]), all at once when that keeps
