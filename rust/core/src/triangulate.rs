@@ -138,7 +138,7 @@ fn triangulate_with(poly: &Polygon, refine: bool) -> Triangulation {
 
     let small = rings.iter().all(|r| r.iter().all(|p| p.x.abs() <= REFINE_MAX_COORD && p.y.abs() <= REFINE_MAX_COORD));
     if refine && small {
-        cdt = refined(&cdt, input_vertices);
+        cdt = refined(cdt, input_vertices);
     }
 
     collect(&cdt)
@@ -147,15 +147,14 @@ fn triangulate_with(poly: &Polygon, refine: bool) -> Triangulation {
 /// Delaunay refinement (see the module notes), with the boundary kept whole: neighbouring
 /// surfaces (a junction and its road pieces, a block's top and its skirt) share their boundary
 /// vertices, so a boundary edge must never gain a vertex that the neighbour does not have.
-fn refined(cdt: &Cdt, input_vertices: usize) -> Cdt {
+fn refined(mut cdt: Cdt, input_vertices: usize) -> Cdt {
     let params = RefinementParameters::<f64>::new()
         .with_angle_limit(AngleLimit::from_deg(REFINE_ANGLE_DEG))
         .with_min_required_area(REFINE_MIN_AREA)
         .with_max_additional_vertices(input_vertices.saturating_mul(REFINE_VERTEX_FACTOR))
         .exclude_outer_faces(true);
-    let mut kept = cdt.clone();
-    kept.refine(params.keep_constraint_edges());
-    kept
+    cdt.refine(params.keep_constraint_edges());
+    cdt
 }
 
 /// Polygons with more vertices than this (over all rings) have their vertices bulk loaded
