@@ -13,8 +13,8 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 
 use roadgen::core::{
-    build, build_meshes, build_meshes_of, Changes, Edit, FeatureKind, FeatureMesh, Input, MeshCollector, Network,
-    Point3, Road, RoadGeometry, Session, Settings,
+    build, build_meshes, build_meshes_of, Changes, DiagnosticCode, Edit, FeatureKind, FeatureMesh, Input,
+    MeshCollector, Network, Point3, PointKind, Road, RoadGeometry, Session, Settings, SplinePoint,
 };
 
 /// Seed of the edit generator, so that every run (and CI) draws the same sequences; set
@@ -218,6 +218,62 @@ fn updates_far_from_the_origin_match_a_full_build() {
     input.roads = input.roads.iter().map(|r| r.translated(1e5, -2e5)).collect();
     let ops = [Op::Move(7, 12.0, -5.0), Op::Remove(40), Op::Copy(90, 20.0, 15.0), Op::MovePoint(120, 1, -8.0, 3.0)];
     run_input("kotka moved by (1e5, -2e5) m", input, &ops, false);
+}
+
+/// A spline that turns back on itself leaves one junction and comes back to it 0.09 m further
+/// on: that sliver is junction surface (`junctions_merged`). Updates around it and of it,
+/// with their meshes, give exactly the full build.
+#[test]
+fn updates_around_a_sliver_match_a_full_build() {
+    let sp = |x: f64, y: f64, kind| SplinePoint {
+        location: Point3::new(x, y, 0.0),
+        arrive_tangent: None,
+        leave_tangent: None,
+        kind,
+    };
+    let spline = |id: &str, width: f64, pts: Vec<SplinePoint>| Road {
+        id: id.into(),
+        width,
+        layer: 0,
+        closed: false,
+        has_height: false,
+        profile: Default::default(),
+        geometry: RoadGeometry::Spline(pts),
+    };
+    let (l, c) = (PointKind::Linear, PointKind::Curve);
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                10.111855317146302,
+                vec![
+                    sp(297.5390543234454, 103.38555177934205, l),
+                    sp(214.55953451994674, 270.4076864755348, c),
+                    sp(237.19355507654248, 144.94250937596877, c),
+                ],
+            ),
+            spline(
+                "s1",
+                6.871579142535373,
+                vec![
+                    sp(264.40759787862237, 139.07023105295818, c),
+                    sp(24.645188447546428, 193.59295643035156, c),
+                    sp(276.80100898854505, 285.25588300728225, c),
+                    sp(249.5022462351956, 271.1138323960279, c),
+                ],
+            ),
+            spline("s2", 6.0, vec![sp(120.0, 20.0, l), sp(120.0, 320.0, l)]),
+        ],
+    };
+    let net = build(&input, &Settings::default()).expect("build");
+    assert!(
+        net.diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::JunctionsMerged && d.message.contains("comes back to it")),
+        "the sliver is junction surface"
+    );
+    let ops = [Op::Move(2, 30.0, 0.0), Op::MovePoint(1, 3, 2.0, -1.0), Op::Move(0, 1.5, -1.0), Op::Remove(2)];
+    run_input("hairpin with a sliver", input, &ops, true);
 }
 
 /// A session made from an input is the network of a full build.
