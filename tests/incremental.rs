@@ -8,13 +8,13 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::load;
+use common::{load, sp, spline};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
 use roadgen::core::{
     build, build_meshes, build_meshes_of, Changes, DiagnosticCode, Edit, FeatureKind, FeatureMesh, Input,
-    MeshCollector, Network, Point3, PointKind, Road, RoadGeometry, Session, Settings, SplinePoint,
+    MeshCollector, Network, Point3, PointKind, Road, RoadGeometry, Session, Settings,
 };
 
 /// Seed of the edit generator, so that every run (and CI) draws the same sequences; set
@@ -225,21 +225,6 @@ fn updates_far_from_the_origin_match_a_full_build() {
 /// with their meshes, give exactly the full build.
 #[test]
 fn updates_around_a_sliver_match_a_full_build() {
-    let sp = |x: f64, y: f64, kind| SplinePoint {
-        location: Point3::new(x, y, 0.0),
-        arrive_tangent: None,
-        leave_tangent: None,
-        kind,
-    };
-    let spline = |id: &str, width: f64, pts: Vec<SplinePoint>| Road {
-        id: id.into(),
-        width,
-        layer: 0,
-        closed: false,
-        has_height: false,
-        profile: Default::default(),
-        geometry: RoadGeometry::Spline(pts),
-    };
     let (l, c) = (PointKind::Linear, PointKind::Curve);
     let input = Input {
         roads: vec![

@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::f64::consts::TAU;
 
-use common::{build_checked, meshes_checked};
+use common::{build_checked, meshes_checked, sp, spline};
 use proptest::prelude::*;
 use roadgen::core::validate::polygon_area;
 use roadgen::core::{DiagnosticCode, Input, Network, Point3, PointKind, Road, RoadGeometry, Settings, SplinePoint};
@@ -416,16 +416,6 @@ proptest! {
 // Known failures: the smallest cases the properties above shrank to. Each is a bug to fix in
 // the core (see docs/ROBUSTNESS.md, "Known failures"); run them with
 // `cargo test --release --test properties -- --ignored`.
-
-/// A spline point with automatic tangents.
-fn sp(x: f64, y: f64, kind: PointKind) -> SplinePoint {
-    SplinePoint { location: Point3::new(x, y, 0.0), arrive_tangent: None, leave_tangent: None, kind }
-}
-
-/// An open spline road.
-fn spline(id: &str, width: f64, pts: Vec<SplinePoint>) -> Road {
-    Road { geometry: RoadGeometry::Spline(pts), ..polyline(id.into(), width, &[], false) }
-}
 
 /// A road as (id, width, closed, points).
 type RoadSpec<'a> = (&'a str, f64, bool, &'a [(f64, f64)]);

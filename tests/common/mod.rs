@@ -8,9 +8,28 @@ use std::path::PathBuf;
 use roadgen::core::triangulate::MIN_TRIANGLE_AREA;
 use roadgen::core::validate::{check_network, NetworkReport};
 use roadgen::core::{
-    build, build_meshes, FeatureKind, FeatureMesh, Input, MaterialSlot, MeshCollector, Network, RoadGeometry, Settings,
+    build, build_meshes, FeatureKind, FeatureMesh, Input, MaterialSlot, MeshCollector, Network, Point3, PointKind,
+    Road, RoadGeometry, Settings, SplinePoint,
 };
 use roadgen_formats::{read_file, ReadOptions};
+
+/// A spline point with automatic tangents.
+pub fn sp(x: f64, y: f64, kind: PointKind) -> SplinePoint {
+    SplinePoint { location: Point3::new(x, y, 0.0), arrive_tangent: None, leave_tangent: None, kind }
+}
+
+/// An open spline road at layer 0 with the default profile.
+pub fn spline(id: &str, width: f64, pts: Vec<SplinePoint>) -> Road {
+    Road {
+        id: id.into(),
+        width,
+        layer: 0,
+        closed: false,
+        has_height: false,
+        profile: Default::default(),
+        geometry: RoadGeometry::Spline(pts),
+    }
+}
 
 /// Path of a file under `tests/data`.
 pub fn data(rel: &str) -> PathBuf {
