@@ -225,31 +225,9 @@ fn updates_far_from_the_origin_match_a_full_build() {
 /// with their meshes, give exactly the full build.
 #[test]
 fn updates_around_a_sliver_match_a_full_build() {
-    let (l, c) = (PointKind::Linear, PointKind::Curve);
-    let input = Input {
-        roads: vec![
-            spline(
-                "s0",
-                10.111855317146302,
-                vec![
-                    sp(297.5390543234454, 103.38555177934205, l),
-                    sp(214.55953451994674, 270.4076864755348, c),
-                    sp(237.19355507654248, 144.94250937596877, c),
-                ],
-            ),
-            spline(
-                "s1",
-                6.871579142535373,
-                vec![
-                    sp(264.40759787862237, 139.07023105295818, c),
-                    sp(24.645188447546428, 193.59295643035156, c),
-                    sp(276.80100898854505, 285.25588300728225, c),
-                    sp(249.5022462351956, 271.1138323960279, c),
-                ],
-            ),
-            spline("s2", 6.0, vec![sp(120.0, 20.0, l), sp(120.0, 320.0, l)]),
-        ],
-    };
+    let mut roads = common::hairpin_with_sliver();
+    roads.push(spline("s2", 6.0, vec![sp(120.0, 20.0, PointKind::Linear), sp(120.0, 320.0, PointKind::Linear)]));
+    let input = Input { roads };
     let net = build(&input, &Settings::default()).expect("build");
     assert!(
         net.diagnostics

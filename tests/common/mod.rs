@@ -31,6 +31,34 @@ pub fn spline(id: &str, width: f64, pts: Vec<SplinePoint>) -> Road {
     }
 }
 
+/// Two random splines (seed 5 of `random_splines_hold_every_invariant`): `s0` turns back on
+/// itself and leaves junction `j/s0/182.96` to come back to it 0.09 m further on, a sliver
+/// narrower than the road that becomes junction surface.
+pub fn hairpin_with_sliver() -> Vec<Road> {
+    let (l, c) = (PointKind::Linear, PointKind::Curve);
+    vec![
+        spline(
+            "s0",
+            10.111855317146302,
+            vec![
+                sp(297.5390543234454, 103.38555177934205, l),
+                sp(214.55953451994674, 270.4076864755348, c),
+                sp(237.19355507654248, 144.94250937596877, c),
+            ],
+        ),
+        spline(
+            "s1",
+            6.871579142535373,
+            vec![
+                sp(264.40759787862237, 139.07023105295818, c),
+                sp(24.645188447546428, 193.59295643035156, c),
+                sp(276.80100898854505, 285.25588300728225, c),
+                sp(249.5022462351956, 271.1138323960279, c),
+            ],
+        ),
+    ]
+}
+
 /// Path of a file under `tests/data`.
 pub fn data(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
