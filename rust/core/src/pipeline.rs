@@ -1147,6 +1147,11 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
 /// Another pass of the ring through the same spot is left alone. Kept when the polygon stays
 /// valid.
 fn drop_twins(polygon: &mut Polygon, cs: &[(Point, usize)], eps: f64) {
+    // Most junctions have none: nothing to copy or check then.
+    let rings = || std::iter::once(&polygon.exterior).chain(polygon.holes.iter());
+    if !rings().flatten().any(|v| cs.iter().any(|(c, _)| *v != *c && v.dist(*c) <= eps)) {
+        return;
+    }
     let mut cleaned = polygon.clone();
     for ring in std::iter::once(&mut cleaned.exterior).chain(cleaned.holes.iter_mut()) {
         for &(c, _) in cs {
