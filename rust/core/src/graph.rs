@@ -278,8 +278,8 @@ fn find_end_links(
             }
             let e = road.line.point_at(s_end).xy();
             let env = AABB::from_corners([e.x - reach, e.y - reach], [e.x + reach, e.y + reach]);
-            // Nearest candidate: (distance, road, s) with a deterministic tie-break.
-            let mut best: Option<(f64, usize, f64, Point)> = None;
+            // Candidates within the snap distance: (distance, road, s, point).
+            let mut within: Vec<(f64, usize, f64, Point)> = Vec::new();
             let mut near: Option<(f64, usize)> = None;
             for cand in tree.locate_in_envelope_intersecting(env) {
                 let (r2, k2) = (cand.data.0 as usize, cand.data.1 as usize);
@@ -292,18 +292,22 @@ fn find_end_links(
                         continue;
                     }
                 }
-                let key = (d, r2, s2);
                 if d <= settings.snap_distance {
-                    if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1) || (key.0 == b.0 && key.1 == b.1 && key.2 < b.2))
-                    {
-                        best = Some((d, r2, s2, b0.lerp(b1, t)));
-                    }
+                    within.push((d, r2, s2, b0.lerp(b1, t)));
                 } else if d <= settings.snap_distance + 0.5 * (road.width + roads[r2].width)
                     && near.is_none_or(|n| (d, r2) < n)
                 {
                     near = Some((d, r2));
                 }
             }
+            // The nearest; roads as near as it up to a rounding step (an end halfway between
+            // two roads) are a tie, broken by road and position whatever the rounding.
+            let dmin = within.iter().fold(f64::INFINITY, |m, c| m.min(c.0));
+            let tie = crate::geom::COINCIDENT_SHARE * settings.tolerance;
+            let best = within
+                .into_iter()
+                .filter(|c| c.0 <= dmin + tie)
+                .min_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)).then(a.0.total_cmp(&b.0)));
             if let Some((d, r2, s2, p)) = best {
                 connected[r][end] = true;
                 if d > 0.0 {
@@ -500,9 +504,28 @@ pub(crate) fn build_graph(
             .map(|&(s, i)| (s, stops[i].node))
             .filter(|&(s, _)| s >= road.lo && s <= road.hi)
             .collect();
-        list.dedup_by(|b, a| a.0 == b.0);
         let len = road.line.length();
         let merge = crate::geom::COINCIDENT_SHARE * settings.tolerance;
+        // Stops closer together along the road than the merge distance (two crossings that are
+        // one point, computed along different roads) are one stop, and their nodes one junction:
+        // an edge between them would be a rounding error.
+        list.dedup_by(|b, a| {
+            let same = b.0 - a.0 < merge;
+            if same && a.1 != b.1 {
+                uf.union(a.1, b.1);
+            }
+            same
+        });
+        // A stop a rounding step from an open road's end is at the end: no dead end of no
+        // length hangs from it.
+        if !road.closed {
+            if let Some(first) = list.first_mut().filter(|f| f.0 - road.lo < merge) {
+                first.0 = road.lo;
+            }
+            if let Some(last) = list.last_mut().filter(|l| road.hi - l.0 < merge) {
+                last.0 = road.hi;
+            }
+        }
         let mut push = |s0: f64, s1: f64, n0: Option<usize>, n1: Option<usize>| {
             if s1 > s0 {
                 let line = if s1 <= len {

@@ -240,6 +240,24 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
     let mut shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
     if shapes.len() > 1 {
+        // Parts that only touch (a corner patch along the curbs of its arm stubs) come out
+        // apart by a step of the booleans' grid or not, depending on how the input lands on
+        // it: a part that holds no arm's start (a corner patch), grown by a hair, joins for
+        // certain. The parts with arms (and so the mouths) keep their outlines.
+        let starts: Vec<Point> = arms.iter().map(|a| a.line.point_at(0.0).xy()).collect();
+        let gap = COINCIDENT_SHARE * settings.tolerance;
+        if let Some(grown) = grow_detached(&shapes, &starts, gap) {
+            let mut with = parts.clone();
+            with.extend(grown);
+            let joined = crate::overlay::overlay(&with, &empty, OverlayRule::Subject, FillRule::NonZero);
+            // Slivers of no width come and go with the rounding: only real parts count.
+            let real = |s: &crate::overlay::Shapes| s.iter().filter(|s| s.first().is_some_and(|c| fat(c, gap))).count();
+            if real(&joined) < real(&shapes) {
+                shapes = joined;
+            }
+        }
+    }
+    if shapes.len() > 1 {
         // Parts that do not touch (arms from crossings that no edge joins): bridge them with
         // the hull of the arm starts and the center.
         let starts: Vec<Point> = arms.iter().map(|a| a.line.point_at(0.0).xy()).chain([center]).collect();
@@ -260,6 +278,51 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
     });
     JunctionOut { setbacks: setback, polygon, diags }
 }
+
+/// The shapes of `shapes` that hold none of the points `starts` and are at least four `gap`s
+/// wide on average, grown by `gap` metres with mitred corners, as counter-clockwise contours
+/// (holes left out). `None` when there is nothing to grow or the polygon library refuses the
+/// offset.
+fn grow_detached(shapes: &crate::overlay::Shapes, starts: &[Point], gap: f64) -> Option<Vec<Contour>> {
+    use i_overlay::mesh::float::outline::offset::OutlineOffset;
+    use i_overlay::mesh::float::style::{LineJoin, OutlineStyle};
+    let ring = |c: &Contour| c.iter().map(|p| Point::new(p[0], p[1])).collect::<Vec<Point>>();
+    let detached = |c: &Contour| {
+        let r = ring(c);
+        !starts.iter().any(|q| crate::validate::point_in_ring(*q, &r))
+    };
+    let small: Vec<Contour> =
+        shapes.iter().filter_map(|s| s.first()).filter(|c| fat(c, gap) && detached(c)).cloned().collect();
+    if small.is_empty() {
+        return None;
+    }
+    let style = OutlineStyle::new(gap).line_join(LineJoin::Miter(MITER_MIN_ANGLE));
+    let grown: Vec<Contour> = small.outline(&style).into_iter().filter_map(|s| s.into_iter().next()).collect();
+    (!grown.is_empty()).then_some(grown)
+}
+
+/// Whether a counter-clockwise contour is at least four `gap`s wide on average (its area at
+/// least twice `gap` times its perimeter). A thinner one is a sliver of no width between two
+/// parts: grown, it would join the rest as a spike.
+fn fat(c: &[[f64; 2]], gap: f64) -> bool {
+    contour_area(c) >= 2.0 * gap * contour_length(c)
+}
+
+/// The signed area of a contour (positive counter-clockwise), square metres.
+fn contour_area(c: &[[f64; 2]]) -> f64 {
+    let n = c.len();
+    0.5 * (0..n).map(|i| c[i][0] * c[(i + 1) % n][1] - c[(i + 1) % n][0] * c[i][1]).sum::<f64>()
+}
+
+/// The perimeter of a contour, metres.
+fn contour_length(c: &[[f64; 2]]) -> f64 {
+    let n = c.len();
+    (0..n).map(|i| (c[(i + 1) % n][0] - c[i][0]).hypot(c[(i + 1) % n][1] - c[i][1])).sum()
+}
+
+/// Smallest corner angle that [`grow_detached`] keeps sharp (radians; the polygon
+/// library's lower bound): sharper corners are bevelled.
+const MITER_MIN_ANGLE: f64 = 0.01 * std::f64::consts::PI;
 
 /// The fillet from `ta` (curb direction `ua` there, going outward) to `tb` (direction `ub`),
 /// radius about `r`, as the points strictly between them.
