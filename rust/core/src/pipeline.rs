@@ -1144,48 +1144,124 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
 /// the corner: the nearest of them becomes the corner, and its neighbours along the ring that
 /// also lie within `eps` (rounding twins left by a boolean operation, which would give the
 /// junction's mesh triangles too small to keep, and with them lose the corner) are removed.
-/// Another pass of the ring through the same spot is left alone. Kept when the polygon stays
-/// valid.
+/// Another pass of the ring through the same spot is left alone. Then a corner that makes a
+/// triangle smaller than the mesh keeps with its two neighbours (a tooth of a millimetre left
+/// by the booleans beside it) loses the nearer neighbour that is not a corner, until it does
+/// not. Each change is kept when the polygon stays valid.
 fn drop_twins(polygon: &mut Polygon, cs: &[(Point, usize)], eps: f64) {
-    // Most junctions have none: nothing to copy or check then.
-    let rings = || std::iter::once(&polygon.exterior).chain(polygon.holes.iter());
-    if !rings().flatten().any(|v| cs.iter().any(|(c, _)| *v != *c && v.dist(*c) <= eps)) {
+    let near = |v: &Point| cs.iter().any(|(c, _)| *v != *c && v.dist(*c) <= eps);
+    if std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).flatten().any(near) {
+        per_corner(polygon, cs, |p, c| drop_twins_of(p, c, cs, eps));
+    }
+    // Most junctions have no such corner: nothing to copy or check then.
+    if cs.iter().any(|&(c, _)| sliver_at(polygon, c)) {
+        per_corner(polygon, cs, |p, c| clear_tooth_at(p, c, cs));
+    }
+}
+
+/// Applies `f` for every corner of `cs`: to all at once when that keeps `polygon` valid, else
+/// corner by corner, each kept only where it does (one corner that cannot be helped must not
+/// keep the others as they were).
+fn per_corner(polygon: &mut Polygon, cs: &[(Point, usize)], f: impl Fn(&mut Polygon, Point)) {
+    let mut all = polygon.clone();
+    for &(c, _) in cs {
+        f(&mut all, c);
+    }
+    if all == *polygon {
         return;
     }
-    let mut cleaned = polygon.clone();
-    for ring in std::iter::once(&mut cleaned.exterior).chain(cleaned.holes.iter_mut()) {
-        for &(c, _) in cs {
-            let n = ring.len();
-            // Another corner that is a vertex stays as it is.
-            let twin = |v: Point| v.dist(c) <= eps && (v == c || !cs.iter().any(|o| o.0 == v));
-            let Some(keep) =
-                (0..n).filter(|&i| twin(ring[i])).min_by(|&a, &b| ring[a].dist(c).total_cmp(&ring[b].dist(c)))
-            else {
-                continue;
-            };
-            // The run of twins on either side of it.
-            let mut drop = Vec::new();
-            for step in [1, n - 1] {
-                let mut i = (keep + step) % n;
-                while i != keep && twin(ring[i]) && !drop.contains(&i) {
-                    drop.push(i);
-                    i = (i + step) % n;
-                }
-            }
-            if n - drop.len() < 3 {
-                continue;
-            }
-            ring[keep] = c;
-            let mut i = 0;
-            ring.retain(|_| {
-                let gone = drop.contains(&i);
-                i += 1;
-                !gone
-            });
+    if crate::validate::check_polygon(&all).is_ok() {
+        *polygon = all;
+        return;
+    }
+    for &(c, _) in cs {
+        let mut one = polygon.clone();
+        f(&mut one, c);
+        if one != *polygon && crate::validate::check_polygon(&one).is_ok() {
+            *polygon = one;
         }
     }
-    if cleaned != *polygon && crate::validate::check_polygon(&cleaned).is_ok() {
-        *polygon = cleaned;
+}
+
+/// [`drop_twins`]'s first step for the one corner `c` of `cs`, unchecked.
+fn drop_twins_of(polygon: &mut Polygon, c: Point, cs: &[(Point, usize)], eps: f64) {
+    for ring in std::iter::once(&mut polygon.exterior).chain(polygon.holes.iter_mut()) {
+        let n = ring.len();
+        // Another corner that is a vertex stays as it is.
+        let twin = |v: Point| v.dist(c) <= eps && (v == c || !cs.iter().any(|o| o.0 == v));
+        let Some(keep) = (0..n).filter(|&i| twin(ring[i])).min_by(|&a, &b| ring[a].dist(c).total_cmp(&ring[b].dist(c)))
+        else {
+            continue;
+        };
+        // The run of twins on either side of it.
+        let mut drop = Vec::new();
+        for step in [1, n - 1] {
+            let mut i = (keep + step) % n;
+            while i != keep && twin(ring[i]) && !drop.contains(&i) {
+                drop.push(i);
+                i = (i + step) % n;
+            }
+        }
+        if n - drop.len() < 3 {
+            continue;
+        }
+        ring[keep] = c;
+        let mut i = 0;
+        ring.retain(|_| {
+            let gone = drop.contains(&i);
+            i += 1;
+            !gone
+        });
+    }
+}
+
+/// The triangle at a vertex of a ring with its two neighbours is smaller than the mesh keeps.
+fn tooth(ring: &[Point], k: usize) -> bool {
+    let n = ring.len();
+    let (a, b, c) = (ring[(k + n - 1) % n], ring[k], ring[(k + 1) % n]);
+    n > 3 && 0.5 * a.sub(b).cross(c.sub(b)).abs() < crate::triangulate::MIN_TRIANGLE_AREA
+}
+
+/// Corner `c` is a vertex of `polygon` that makes a [`tooth`].
+fn sliver_at(polygon: &Polygon, c: Point) -> bool {
+    std::iter::once(&polygon.exterior)
+        .chain(polygon.holes.iter())
+        .any(|r| r.iter().position(|v| *v == c).is_some_and(|k| tooth(r, k)))
+}
+
+/// The most outline area (square metres; a square centimetre) that taking away a vertex beside
+/// a mouth corner may change, in [`drop_twins`]'s second step: the teeth it clears are a
+/// millimetre across.
+const TOOTH_MAX_AREA: f64 = 1e-4;
+
+/// [`drop_twins`]'s second step for the one corner `c` of `cs`, unchecked.
+fn clear_tooth_at(polygon: &mut Polygon, c: Point, cs: &[(Point, usize)]) {
+    for ring in std::iter::once(&mut polygon.exterior).chain(polygon.holes.iter_mut()) {
+        let Some(mut k) = ring.iter().position(|v| *v == c) else { continue };
+        while tooth(ring, k) {
+            let n = ring.len();
+            let (prev, next) = ((k + n - 1) % n, (k + 1) % n);
+            // A neighbour may go if it is not a corner and taking it away changes the outline
+            // by less than `TOOTH_MAX_AREA`; the nearer of two such.
+            let cost = |i: usize, far: usize| 0.5 * ring[far].sub(ring[i]).cross(c.sub(ring[i])).abs();
+            let may = |i: usize, far: usize| !cs.iter().any(|o| o.0 == ring[i]) && cost(i, far) < TOOTH_MAX_AREA;
+            let gone = match (may(prev, (k + n - 2) % n), may(next, (k + 2) % n)) {
+                (false, false) => break,
+                (true, false) => prev,
+                (false, true) => next,
+                (true, true) => {
+                    if ring[prev].dist(c) <= ring[next].dist(c) {
+                        prev
+                    } else {
+                        next
+                    }
+                }
+            };
+            ring.remove(gone);
+            if gone < k {
+                k -= 1;
+            }
+        }
     }
 }
 
