@@ -164,6 +164,11 @@ fn exterior_box(p: &Polygon) -> ([f64; 2], [f64; 2]) {
 /// (2^29, a quarter of the 32-bit range, leaving room for the library's intermediate values).
 const LOT_GRID_SPAN: f64 = (1u64 << 29) as f64;
 
+/// The perimeter of a ring, metres.
+fn ring_length(ring: &[Point]) -> f64 {
+    (0..ring.len()).map(|i| ring[i].dist(ring[(i + 1) % ring.len()])).sum()
+}
+
 /// The lowest-left point of a ring, as `(x, y)`.
 fn lowest(ring: &[Point]) -> (f64, f64) {
     ring.iter().map(|p| (p.x, p.y)).fold((f64::INFINITY, f64::INFINITY), |m, q| if q < m { q } else { m })
@@ -225,7 +230,12 @@ pub(crate) fn faces<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox
     for shape in shapes {
         let mut rings = shape.iter().map(|c| to_ring(c));
         let Some(exterior) = rings.next() else { continue };
-        let mut holes: Vec<Vec<Point>> = rings.collect();
+        // A hole thinner than the block grid on average (twice its area over its perimeter) is
+        // no part of the network inside the face but a crack the grid left between two
+        // surfaces that nearly touch: filled (its triangles would be too thin for a mesh to
+        // keep, and the block's platform would not close).
+        let mut holes: Vec<Vec<Point>> =
+            rings.filter(|h| 2.0 * ring_area(h).abs() >= BLOCK_GRID * ring_length(h)).collect();
         // Holes in a canonical order (by their lowest-left vertex), whatever order the
         // overlay gave them in.
         holes.sort_by(|a, b| {
