@@ -344,13 +344,14 @@ fn lowest(ring: &[Point]) -> (f64, f64) {
     ring.iter().map(|p| (p.x, p.y)).fold((f64::INFINITY, f64::INFINITY), |m, q| if q < m { q } else { m })
 }
 
-/// Drops vertices that would only give the block's meshes slivers (see `simplify_ring`), unless
-/// that would make the polygon invalid (an edge of a thin part brought across another).
+/// Drops vertices that would only give the block's meshes slivers (see `simplify_ring`; a spike
+/// or notch thinner than the block grid among them), unless that would make the polygon invalid
+/// (an edge of a thin part brought across another).
 fn simplify_polygon(p: &mut Polygon) {
     let mut simple = p.clone();
-    simplify_ring(&mut simple.exterior, MIN_TRIANGLE_AREA);
+    simplify_ring(&mut simple.exterior, MIN_TRIANGLE_AREA, BLOCK_GRID);
     for h in &mut simple.holes {
-        simplify_ring(h, MIN_TRIANGLE_AREA);
+        simplify_ring(h, MIN_TRIANGLE_AREA, BLOCK_GRID);
     }
     if simple != *p && crate::validate::check_polygon(&simple).is_ok() {
         *p = simple;
@@ -695,7 +696,7 @@ mod tests {
         let mut block = Polygon { exterior, holes: vec![hole] };
         assert_eq!(crate::validate::check_polygon(&block), Ok(()));
         let mut cleaned = block.exterior.clone();
-        simplify_ring(&mut cleaned, MIN_TRIANGLE_AREA);
+        simplify_ring(&mut cleaned, MIN_TRIANGLE_AREA, 0.0);
         assert_eq!(cleaned.len(), 4, "the dip's vertex is a sliver");
         let crossing = Polygon { exterior: cleaned, holes: block.holes.clone() };
         assert!(crate::validate::check_polygon(&crossing).is_err(), "without it the outline crosses the hole");
