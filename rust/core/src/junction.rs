@@ -305,13 +305,7 @@ fn grow_detached(shapes: &crate::overlay::Shapes, starts: &[Point], gap: f64) ->
 /// least twice `gap` times its perimeter). A thinner one is a sliver of no width between two
 /// parts: grown, it would join the rest as a spike.
 fn fat(c: &[[f64; 2]], gap: f64) -> bool {
-    contour_area(c) >= 2.0 * gap * contour_length(c)
-}
-
-/// The signed area of a contour (positive counter-clockwise), square metres.
-fn contour_area(c: &[[f64; 2]]) -> f64 {
-    let n = c.len();
-    0.5 * (0..n).map(|i| c[i][0] * c[(i + 1) % n][1] - c[(i + 1) % n][0] * c[i][1]).sum::<f64>()
+    crate::validate::contour_area(c) >= 2.0 * gap * contour_length(c)
 }
 
 /// The perimeter of a contour, metres.

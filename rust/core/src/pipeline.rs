@@ -1151,20 +1151,20 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
 fn drop_twins(polygon: &mut Polygon, cs: &[(Point, usize)], eps: f64) {
     let near = |v: &Point| cs.iter().any(|(c, _)| *v != *c && v.dist(*c) <= eps);
     if std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).flatten().any(near) {
-        per_corner(polygon, cs, |p, c| drop_twins_of(p, c, cs, eps));
+        per_corner(polygon, cs.iter().map(|c| c.0), |p, c| drop_twins_of(p, c, cs, eps));
     }
     // Most junctions have no such corner: nothing to copy or check then.
     if cs.iter().any(|&(c, _)| sliver_at(polygon, c)) {
-        per_corner(polygon, cs, |p, c| clear_tooth_at(p, c, cs));
+        per_corner(polygon, cs.iter().map(|c| c.0), |p, c| clear_tooth_at(p, c, cs));
     }
 }
 
 /// Applies `f` for every corner of `cs`: to all at once when that keeps `polygon` valid, else
 /// corner by corner, each kept only where it does (one corner that cannot be helped must not
 /// keep the others as they were).
-fn per_corner(polygon: &mut Polygon, cs: &[(Point, usize)], f: impl Fn(&mut Polygon, Point)) {
+fn per_corner(polygon: &mut Polygon, cs: impl Iterator<Item = Point> + Clone, f: impl Fn(&mut Polygon, Point)) {
     let mut all = polygon.clone();
-    for &(c, _) in cs {
+    for c in cs.clone() {
         f(&mut all, c);
     }
     if all == *polygon {
@@ -1174,7 +1174,7 @@ fn per_corner(polygon: &mut Polygon, cs: &[(Point, usize)], f: impl Fn(&mut Poly
         *polygon = all;
         return;
     }
-    for &(c, _) in cs {
+    for c in cs {
         let mut one = polygon.clone();
         f(&mut one, c);
         if one != *polygon && crate::validate::check_polygon(&one).is_ok() {
@@ -1269,24 +1269,7 @@ fn clear_tooth_at(polygon: &mut Polygon, c: Point, cs: &[(Point, usize)]) {
 /// the outline valid, else one by one, each kept only where the outline stays valid: a snap is
 /// never worth an invalid polygon.
 fn snap_all(polygon: &mut Polygon, cs: impl Iterator<Item = Point> + Clone, snap: f64) {
-    let mut all = polygon.clone();
-    for c in cs.clone() {
-        snap_corner(&mut all, c, snap);
-    }
-    if all == *polygon {
-        return;
-    }
-    if crate::validate::check_polygon(&all).is_ok() {
-        *polygon = all;
-        return;
-    }
-    for c in cs {
-        let mut moved = polygon.clone();
-        snap_corner(&mut moved, c, snap);
-        if moved != *polygon && crate::validate::check_polygon(&moved).is_ok() {
-            *polygon = moved;
-        }
-    }
+    per_corner(polygon, cs, |p, c| snap_corner(p, c, snap));
 }
 
 /// How deep (as a share of the road's width) a mouth corner must lie inside its junction for

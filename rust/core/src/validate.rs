@@ -728,7 +728,8 @@ fn overlay_safe(p: Point) -> bool {
     is_finite(p) && p.x.abs() < 1e150 && p.y.abs() < 1e150
 }
 
-fn contour_area(c: &[[f64; 2]]) -> f64 {
+/// The signed area of an `i_overlay` contour (positive counter-clockwise; see [`signed_area`]).
+pub(crate) fn contour_area(c: &[[f64; 2]]) -> f64 {
     let points: Vec<Point> = c.iter().map(|p| Point::new(p[0], p[1])).collect();
     signed_area(&points)
 }
