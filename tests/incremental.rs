@@ -220,7 +220,7 @@ fn updates_far_from_the_origin_match_a_full_build() {
     run_input("kotka moved by (1e5, -2e5) m", input, &ops, false);
 }
 
-/// A spline that turns back on itself leaves one junction and comes back to it 0.09 m further
+/// A road leaves one junction and comes back to it 2.79 m further
 /// on: that sliver is junction surface (`junctions_merged`). Updates around it and of it,
 /// with their meshes, give exactly the full build.
 #[test]

@@ -424,6 +424,105 @@ fn roads(list: &[RoadSpec]) -> Input {
     Input { roads: list.iter().map(|&(id, w, closed, pts)| polyline(id.into(), w, pts, closed)).collect() }
 }
 
+/// Three closed loops (the first failing case of `closed_loops_hold_every_invariant` on seed
+/// 3): a fallback junction's arm along `o1` is set back exactly to the loop's sharp corner
+/// (157°), where the piece beyond starts square to the next segment. The stub's end used that
+/// cross-section too and twisted into a bow tie, and the junction lost the stub and the mouth
+/// corner (83.40, −20.90). The stub now ends square to its own segment, with a wedge out to the
+/// mouth's outer corner.
+#[test]
+fn closed_loop_corner_on_a_mouth_keeps_the_stub() {
+    let input = roads(&[
+        (
+            "o0",
+            4.0,
+            true,
+            &[
+                (172.26112691576856, 68.33677193125509),
+                (102.01087648169008, 108.75357557156691),
+                (95.15769017343737, 16.049901411314302),
+            ],
+        ),
+        (
+            "o1",
+            4.0,
+            true,
+            &[
+                (159.66996472478786, 13.952622183092743),
+                (86.48627799577811, 40.255152997534026),
+                (82.61056836313435, -19.062834630471592),
+            ],
+        ),
+        (
+            "o2",
+            4.520154615713926,
+            true,
+            &[
+                (91.92876083499608, 0.0),
+                (43.701473816043965, 32.27925218595973),
+                (15.065038877240298, 17.320508075688775),
+                (5.065038877240294, 2.4492935982947065e-15),
+                (15.065038877240285, -17.320508075688767),
+                (51.875867704474594, -46.43771772180209),
+            ],
+        ),
+    ]);
+    check_all("closed loops", &input);
+}
+
+/// A wide spline (`s2`, 10.1 m) turns back at a sharp tip whose two legs overlap all the way
+/// from the tip to the junction both leave (the first failing case of
+/// `random_splines_hold_every_invariant` on seed 11): the piece around the tip had its mouths
+/// inside the junction, and no march along half of it could bring them out. That piece is now
+/// junction surface, without the slits the union left along its mouths.
+#[test]
+fn hairpin_tip_with_buried_mouths_is_junction_surface() {
+    let c = PointKind::Curve;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                4.0,
+                vec![
+                    sp(148.918500294487, 47.09052430089326, c),
+                    sp(40.119581960175815, 267.8752356470414, c),
+                    sp(298.3621396345055, 130.88497962354057, c),
+                ],
+            ),
+            spline(
+                "s1",
+                11.57270893405168,
+                vec![
+                    sp(71.85878388583654, 103.40331527386027, c),
+                    sp(42.894997524570144, 268.00718025088406, c),
+                    sp(160.18690248859423, 265.8532549106687, c),
+                ],
+            ),
+            spline(
+                "s2",
+                10.100570084843444,
+                vec![
+                    sp(191.67376549769165, 131.58388153501704, c),
+                    sp(19.959624138408827, 259.39508625773215, c),
+                    sp(152.89034080065682, 117.98407842546797, c),
+                ],
+            ),
+        ],
+    };
+    let net = check_all("random splines", &input);
+    assert!(
+        net.diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::JunctionsMerged
+                && d.message.contains("with its mouths inside the junction")),
+        "the tip is junction surface"
+    );
+    assert!(
+        !net.pieces.iter().any(|p| p.road == "s2" && p.from.is_some() && p.from == p.to),
+        "no piece of s2 leaves a junction and comes back to it"
+    );
+}
+
 /// Two closed loops and a road across them: an arm of one junction marched out to unbury its
 /// mouth and reached into the next junction's surface (they overlapped by 1.1 m²); the two are
 /// now merged. Formerly a known failure.
@@ -631,30 +730,32 @@ fn sliver_between_two_mouths_of_one_junction_is_junction_surface() {
                 ),
             ],
         },
-        Input { roads: common::hairpin_with_sliver() },
+        // Seed 5: `s0` turns back on itself and came back to junction `j/s0/182.96` 0.09 m
+        // further on; the fallback outline now covers that stretch whole.
         Input {
             roads: vec![
                 spline(
                     "s0",
-                    9.786471664574242,
+                    10.111855317146302,
                     vec![
-                        sp(276.03970632411136, 281.91139132439946, c),
-                        sp(231.28466085756713, 84.56069072277523, c),
-                        sp(259.7951407019912, 286.8180227633668, c),
-                        sp(222.3611970810777, 65.60844650177123, c),
+                        sp(297.5390543234454, 103.38555177934205, l),
+                        sp(214.55953451994674, 270.4076864755348, c),
+                        sp(237.19355507654248, 144.94250937596877, c),
                     ],
                 ),
                 spline(
                     "s1",
-                    4.0,
+                    6.871579142535373,
                     vec![
-                        sp(78.98907402115707, 169.55673216697664, l),
-                        sp(217.81194604392815, 92.38117606195593, c),
-                        sp(218.90510242331317, 84.89300309880483, c),
+                        sp(264.40759787862237, 139.07023105295818, c),
+                        sp(24.645188447546428, 193.59295643035156, c),
+                        sp(276.80100898854505, 285.25588300728225, c),
+                        sp(249.5022462351956, 271.1138323960279, c),
                     ],
                 ),
             ],
         },
+        Input { roads: common::hairpin_with_sliver() },
         Input {
             roads: vec![
                 spline(

@@ -262,13 +262,14 @@ pub(crate) fn dedup_ring_within(ring: &mut Vec<Point>, eps: f64) {
 
 /// Removes from a ring every vertex that is closer than `sqrt(min_area)` to the vertex before it,
 /// that makes a triangle smaller than `min_area` with its two neighbours (in line with them), or
-/// that lies less than `min_height` from the line through them (a spike or notch thinner than
-/// that): such vertices only give meshes slivers. Keeps at least three vertices.
+/// that lies less than `min_height` from the line through them, or whose neighbours are closer
+/// than `min_height` to each other (a spike or notch thinner than that, however long): such
+/// vertices only give meshes slivers. Keeps at least three vertices.
 pub(crate) fn simplify_ring(ring: &mut Vec<Point>, min_area: f64, min_height: f64) {
     let min_len = min_area.sqrt();
     let small = |a: Point, b: Point, c: Point| {
         let twice = b.sub(a).cross(c.sub(a)).abs();
-        b.dist(a) < min_len || 0.5 * twice < min_area || twice < min_height * c.dist(a)
+        b.dist(a) < min_len || 0.5 * twice < min_area || twice < min_height * c.dist(a) || c.dist(a) < min_height
     };
     // Each pass is linear (a stack walk); a pass that removes nothing ends the loop, and every
     // other pass removes at least one vertex.

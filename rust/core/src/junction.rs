@@ -398,11 +398,25 @@ pub(crate) fn strip_parts(line: &Line, (s0, s1): (f64, f64), half: f64, overlap:
         } else {
             (pts[k].sub(n).sub(along), pts[k].add(n).sub(along))
         };
-        let (r1, l1) = if k + 1 == m {
+        let (mut r1, mut l1) = if k + 1 == m {
             (offset_at(line, s1, half, Side::Right), offset_at(line, s1, half, Side::Left))
         } else {
             (pts[k + 1].sub(n).add(along), pts[k + 1].add(n).add(along))
         };
+        if k + 1 == m {
+            // An end on a vertex (or a hair past it) has the cross-section of the segment after
+            // the vertex, which a sharp turn swings across this segment's carriageway: the
+            // quadrilateral ends square to its own segment, and the wedge on the outer side of
+            // the turn reaches the end's outer corner. The end's inner corner lies on this segment's
+            // carriageway (the trim below makes it a corner of the outline).
+            let (own_r, own_l) = (pts[m].sub(n), pts[m].add(n));
+            if own_r.dist(r1) > overlap || own_l.dist(l1) > overlap {
+                let turn = pts[m].sub(pts[m - 1]).cross(line.dir(line.segment_at(s1)));
+                let (own_outer, end_outer) = if turn > 0.0 { (own_r, r1) } else { (own_l, l1) };
+                parts.push(ccw_contour(&[pts[m], own_outer, end_outer]));
+                (r1, l1) = (own_r, own_l);
+            }
+        }
         parts.push(ccw_contour(&[r0, r1, l1, l0]));
         if k + 1 < m {
             // The outer side of the turn at vertex k + 1: right of a left turn.

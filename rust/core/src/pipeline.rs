@@ -517,18 +517,8 @@ fn unbury_mouths(
     settings: &Settings,
     only: Option<&BTreeSet<usize>>,
 ) -> BTreeMap<usize, Polygon> {
-    let inside = |poly: &Polygon, q: Point| {
-        crate::validate::point_in_ring(q, &poly.exterior)
-            && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
-    };
     let snap = COINCIDENT_SHARE * settings.tolerance;
-    // Strictly inside, further than `snap` from the outline (a corner on it is not buried).
-    let inside = |poly: &Polygon, q: Point| {
-        inside(poly, q)
-            && std::iter::once(&poly.exterior)
-                .chain(poly.holes.iter())
-                .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 > snap))
-    };
+    let inside = |poly: &Polygon, q: Point| buried_in(poly, q, snap);
     // Groups are independent (an arm's end belongs to one group): each works on its own and
     // reports the setbacks it moved.
     let setback = &layout.setback;
@@ -629,6 +619,16 @@ fn unbury_mouths(
 
 /// Setbacks moved by [`unbury_mouths`]: (edge, end, new setback), in order.
 type Moved = Vec<(usize, usize, f64)>;
+
+/// Whether `q` lies inside `poly` further than `snap` from its outline (a mouth corner on the
+/// outline is not buried).
+fn buried_in(poly: &Polygon, q: Point, snap: f64) -> bool {
+    crate::validate::point_in_ring(q, &poly.exterior)
+        && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
+        && std::iter::once(&poly.exterior)
+            .chain(poly.holes.iter())
+            .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 > snap))
+}
 
 /// Steps of a buried mouth's march that are taken by repeated addition (as one by one, so the
 /// same position comes out) before a longer skip jumps by a multiplication instead.
@@ -999,12 +999,26 @@ fn assemble(
         }
         let road = &g.roads[e.road];
         // A piece that leaves a junction and comes back to it, shorter than the road is wide,
-        // is a sliver between two of the junction's own mouths: it becomes junction surface.
-        // Decided for every edge, in focus or not, so that an update builds the same outline.
-        // When the union is refused, the piece stays.
-        if let Some(j) = from.as_ref().filter(|j| to.as_ref() == Some(*j) && b - a < road.width) {
-            let junction = junction_at.get(j.as_str()).and_then(|&k| junctions.get_mut(k));
-            if junction.is_some_and(|jn| absorb_sliver(jn, e, road, (a, b), tolerance, diags)) {
+        // is a sliver between two of the junction's own mouths; so is one shorter than
+        // `HAIRPIN_WIDTHS` widths whose mouth corners the junction still covers (the tip of a
+        // hairpin whose legs overlap up to it, where no mouth could be moved out): it becomes
+        // junction surface. Decided for every edge, in focus or not, so that an update builds
+        // the same outline. When the union is refused, the piece stays.
+        if let Some(j) = from.as_ref().filter(|j| to.as_ref() == Some(*j)) {
+            let k = junction_at.get(j.as_str()).copied();
+            let half = 0.5 * road.width;
+            let snap = COINCIDENT_SHARE * tolerance;
+            let buried = k.and_then(|k| junctions.get(k)).is_some_and(|jn| {
+                [a, b].iter().any(|&s| {
+                    [Side::Left, Side::Right]
+                        .iter()
+                        .any(|&side| buried_in(&jn.polygon, offset_at(&e.line, s, half, side), snap))
+                })
+            });
+            let junction = k.and_then(|k| junctions.get_mut(k));
+            if (b - a < road.width || (buried && b - a < HAIRPIN_WIDTHS * road.width))
+                && junction.is_some_and(|jn| absorb_sliver(jn, e, road, (a, b), tolerance, diags))
+            {
                 continue;
             }
         }
@@ -1060,6 +1074,12 @@ fn assemble(
     (net, extents)
 }
 
+/// A piece that leaves a junction and comes back to it with a mouth still buried in the
+/// junction becomes junction surface when it is shorter than this many times the road's width
+/// (the tip of a hairpin); a longer one is a stretch of road of its own, which only its ends
+/// overlap.
+const HAIRPIN_WIDTHS: f64 = 2.0;
+
 /// Joins a sliver piece (the span `a..b` of edge `e`; see `assemble`) to junction `j`'s
 /// outline: the union of the two, kept when it is one valid polygon, holes and all (a loop
 /// that encloses a block keeps it as a hole). Whether it was joined.
@@ -1080,7 +1100,13 @@ fn absorb_sliver(
         return false;
     }
     let mut joined = largest(parts);
-    dedup_ring(&mut joined.exterior);
+    // Where the two met along a mouth that rounding left a hair apart, the union keeps a slit
+    // of no width; its vertices go (and collinear ones with them: stitching puts the mouth
+    // corners back).
+    let snap = COINCIDENT_SHARE * tolerance;
+    for ring in std::iter::once(&mut joined.exterior).chain(joined.holes.iter_mut()) {
+        crate::geom::simplify_ring(ring, snap * snap, snap);
+    }
     if crate::validate::check_polygon(&joined).is_err() {
         return false;
     }
@@ -1089,12 +1115,21 @@ fn absorb_sliver(
         code: DiagnosticCode::JunctionsMerged,
         position: e.line.point_at(0.5 * (a + b)).xy(),
         road: Some(road.id.clone()),
-        message: format!(
-            "road {} leaves junction {} and comes back to it after {:.2} m, less than its width: that part is junction surface",
-            road.id,
-            j.id,
-            b - a
-        ),
+        message: if b - a < road.width {
+            format!(
+                "road {} leaves junction {} and comes back to it after {:.2} m, less than its width: that part is junction surface",
+                road.id,
+                j.id,
+                b - a
+            )
+        } else {
+            format!(
+                "road {} leaves junction {} and comes back to it after {:.2} m with its mouths inside the junction: that part is junction surface",
+                road.id,
+                j.id,
+                b - a
+            )
+        },
     });
     true
 }
