@@ -150,6 +150,10 @@ fn input_polyline(r: &roadgen::core::Road) -> Vec<roadgen::core::Point3> {
     roadgen::core::flatten::flatten_road(r, Settings::default().tolerance).unwrap_or_else(|_| points())
 }
 
+/// A point this close outside a carriageway (metres) is on its curb: a mouth corner placed
+/// where it meets another road's curb lies on it up to rounding.
+const ON_CURB: f64 = 1e-6;
+
 /// Whether `v` lies on the carriageway of the piece's own input road, on a part of it more than
 /// two widths of arc length away from the piece's end `end` (0 start, 1 end): a road that
 /// turns back along itself, where the junction has taken in the other leg, so that no piece is
@@ -163,16 +167,33 @@ fn on_own_road_far(input: &Input, p: &roadgen::core::RoadPiece, end: usize, v: r
             cum.push(cum[cum.len() - 1] + (w[1].x - w[0].x).hypot(w[1].y - w[0].y));
         }
         let total = cum[cum.len() - 1];
-        let away = |s: f64| {
-            let d = (s - at).abs();
-            let d = if r.closed { d.min(total - d) } else { d };
-            d > 2.0 * r.width
-        };
-        (0..line.len().saturating_sub(1)).filter(|&k| away(cum[k]) && away(cum[k + 1])).any(|k| {
+        // The arc lengths within two widths of the end (once more a lap away on a loop).
+        let reach = 2.0 * r.width;
+        let laps: &[f64] = if r.closed { &[-1.0, 0.0, 1.0] } else { &[0.0] };
+        let near: Vec<(f64, f64)> = laps.iter().map(|l| (at + l * total - reach, at + l * total + reach)).collect();
+        (0..line.len().saturating_sub(1)).any(|k| {
+            // This segment's stretches outside `near`.
+            let mut parts = vec![(cum[k], cum[k + 1])];
+            for &(n0, n1) in &near {
+                parts = parts
+                    .into_iter()
+                    .flat_map(|(u0, u1)| [(u0, u1.min(n0)), (u0.max(n1), u1)])
+                    .filter(|(u0, u1)| u1 > u0)
+                    .collect();
+            }
             let (a, b) = (line[k], line[k + 1]);
-            let (dx, dy) = (b.x - a.x, b.y - a.y);
-            let t = (((v.x - a.x) * dx + (v.y - a.y) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
-            (a.x + t * dx - v.x).hypot(a.y + t * dy - v.y) < 0.5 * r.width
+            let len = cum[k + 1] - cum[k];
+            let at_arc = |s: f64| {
+                let t = if len > 0.0 { (s - cum[k]) / len } else { 0.0 };
+                (a.x + t * (b.x - a.x), a.y + t * (b.y - a.y))
+            };
+            parts.iter().any(|&(u0, u1)| {
+                let ((px, py), (qx, qy)) = (at_arc(u0), at_arc(u1));
+                let (dx, dy) = (qx - px, qy - py);
+                let l2 = dx * dx + dy * dy;
+                let t = if l2 > 0.0 { (((v.x - px) * dx + (v.y - py) * dy) / l2).clamp(0.0, 1.0) } else { 0.0 };
+                (px + t * dx - v.x).hypot(py + t * dy - v.y) < 0.5 * r.width + ON_CURB
+            })
         })
     })
 }
@@ -244,7 +265,7 @@ pub fn check_meshes(what: &str, net: &Network, meshes: &[FeatureMesh], input: &I
                         let (dx, dy) = (b.x - a.x, b.y - a.y);
                         let t = (((v.x - a.x) * dx + (v.y - a.y) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
                         let (cx, cy) = (a.x + t * dx - v.x, a.y + t * dy - v.y);
-                        (cx * cx + cy * cy).sqrt() < half
+                        (cx * cx + cy * cy).sqrt() < half + ON_CURB
                     })
                 };
                 // Along the piece itself: its part more than two widths (of arc length) away
