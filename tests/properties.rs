@@ -1019,11 +1019,17 @@ fn fan_whose_end_lies_halfway_between_two_roads_does_not_move_with_the_input() {
         ("a3", w, false, &[(0.0, 0.0), (97.44437973812123, -19.21684190699328)]),
         ("a4", w, false, &[(0.0, 0.0), (97.61888133712812, -18.30978322955361)]),
     ]);
-    let a = check_all("fan", &input);
+    same_when_moved_a_million_metres_each_way("fan", &input);
+}
+
+/// `input` gives the same network (as `translation_by_a_million_metres_does_not_matter`
+/// compares it) moved by 10⁶ m towards each of the four quadrants.
+fn same_when_moved_a_million_metres_each_way(what: &str, input: &Input) {
+    let a = check_all(what, input);
     let skip = [DiagnosticCode::FaceDropped];
     for (dx, dy) in [(1e6, 1e6), (1e6, -1e6), (-1e6, 1e6), (-1e6, -1e6)] {
-        let moved = map_points(&input, |x, y| (x + dx, y + dy));
-        let b = check_all("moved fan", &moved);
+        let moved = map_points(input, |x, y| (x + dx, y + dy));
+        let b = check_all(&format!("{what} moved by ({dx}, {dy})"), &moved);
         same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2).unwrap();
     }
 }
@@ -1049,13 +1055,7 @@ fn star_mouth_on_a_grown_outline_does_not_move_with_the_input() {
         ("a8", w, false, &[(0.0, 0.0), (110.76094049540961, 44.2673576344113)]),
         ("a9", w, false, &[(0.0, 0.0), (-100.16245791430086, 64.76933623194276)]),
     ]);
-    let a = check_all("star", &input);
-    let skip = [DiagnosticCode::FaceDropped];
-    for (dx, dy) in [(1e6, 1e6), (1e6, -1e6), (-1e6, 1e6), (-1e6, -1e6)] {
-        let moved = map_points(&input, |x, y| (x + dx, y + dy));
-        let b = check_all("moved star", &moved);
-        same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2).unwrap();
-    }
+    same_when_moved_a_million_metres_each_way("star", &input);
 }
 
 /// A star of five distinct arms (four within 1.2° of each other): the same network in any
