@@ -1010,19 +1010,19 @@ fn assemble(
         // the same outline. When the union is refused, the piece stays.
         if let Some(j) = from.as_ref().filter(|j| to.as_ref() == Some(*j)) {
             let k = junction_at.get(j.as_str()).copied();
-            let half = 0.5 * road.width;
-            let snap = COINCIDENT_SHARE * tolerance;
-            let buried = k.and_then(|k| junctions.get(k)).is_some_and(|jn| {
-                [a, b].iter().any(|&s| {
-                    [Side::Left, Side::Right]
-                        .iter()
-                        .any(|&side| buried_in(&jn.polygon, offset_at(&e.line, s, half, side), snap))
+            let buried = || {
+                let (half, snap) = (0.5 * road.width, COINCIDENT_SHARE * tolerance);
+                k.and_then(|k| junctions.get(k)).is_some_and(|jn| {
+                    [a, b].iter().any(|&s| {
+                        [Side::Left, Side::Right]
+                            .iter()
+                            .any(|&side| buried_in(&jn.polygon, offset_at(&e.line, s, half, side), snap))
+                    })
                 })
-            });
+            };
+            let absorb = b - a < road.width || (b - a < HAIRPIN_WIDTHS * road.width && buried());
             let junction = k.and_then(|k| junctions.get_mut(k));
-            if (b - a < road.width || (buried && b - a < HAIRPIN_WIDTHS * road.width))
-                && junction.is_some_and(|jn| absorb_sliver(jn, e, road, (a, b), tolerance, diags))
-            {
+            if absorb && junction.is_some_and(|jn| absorb_sliver(jn, e, road, (a, b), tolerance, diags)) {
                 continue;
             }
         }
@@ -1119,21 +1119,13 @@ fn absorb_sliver(
         code: DiagnosticCode::JunctionsMerged,
         position: e.line.point_at(0.5 * (a + b)).xy(),
         road: Some(road.id.clone()),
-        message: if b - a < road.width {
-            format!(
-                "road {} leaves junction {} and comes back to it after {:.2} m, less than its width: that part is junction surface",
-                road.id,
-                j.id,
-                b - a
-            )
-        } else {
-            format!(
-                "road {} leaves junction {} and comes back to it after {:.2} m with its mouths inside the junction: that part is junction surface",
-                road.id,
-                j.id,
-                b - a
-            )
-        },
+        message: format!(
+            "road {} leaves junction {} and comes back to it after {:.2} m{}: that part is junction surface",
+            road.id,
+            j.id,
+            b - a,
+            if b - a < road.width { ", less than its width" } else { " with its mouths inside the junction" }
+        ),
     });
     true
 }
