@@ -523,6 +523,95 @@ fn hairpin_tip_with_buried_mouths_is_junction_surface() {
     );
 }
 
+/// Road `s2` ends 4.3 m from `s0` after crossing it at a shallow angle, so that its mouth's
+/// corner lies on the curb of `s0`'s next corner, 0.06 mm off (the first failing case of
+/// `random_splines_hold_every_invariant` on seed 31). The junction's outline came back within a
+/// hair of itself there, the union with the junction it merged with cut it in two, and `s0`'s
+/// mouth was lost with the smaller part. Such an outline is now built from the union of its arms.
+#[test]
+fn mouth_corner_on_the_next_curb_keeps_the_other_mouth() {
+    let c = PointKind::Curve;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                4.0,
+                vec![sp(147.62731687514042, 177.91074637647696, c), sp(71.21535628922607, 38.79051716653703, c)],
+            ),
+            spline(
+                "s1",
+                11.348684217423562,
+                vec![
+                    sp(290.5425979459072, 0.0, c),
+                    sp(22.459542727421702, 220.2525715281379, c),
+                    sp(126.78901628955134, 115.61982107211874, c),
+                ],
+            ),
+            spline(
+                "s2",
+                6.7314075858443205,
+                vec![
+                    sp(0.0, 0.0, c),
+                    sp(258.55403800102016, 172.63621051908692, c),
+                    sp(200.70963173413088, 196.07325207244315, c),
+                    sp(84.87503781887806, 72.56224259039344, c),
+                ],
+            ),
+        ],
+    };
+    let net = check_all("random splines", &input);
+    assert!(net.pieces.iter().any(|p| p.road == "s0" && p.from.is_some()), "s0 still leaves its junctions");
+}
+
+/// Road `s2` turns back at a tip 3.4 m long, narrower than its width, whose inner curb folds
+/// and whose mouth corner the junction covers (the first failing case of
+/// `random_splines_hold_every_invariant` on seed 22). The union of the tip with the junction
+/// left two slits of no width as holes, which touched the outline, and the tip stayed a piece
+/// with a buried mouth. Holes too small for a block are now junction surface there too.
+#[test]
+fn hairpin_tip_union_without_slits() {
+    let c = PointKind::Curve;
+    let l = PointKind::Linear;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                8.679244237528145,
+                vec![
+                    sp(271.41860537368086, 175.75666148895755, c),
+                    sp(228.8373563990741, 268.782477065179, l),
+                    sp(65.89680022093096, 37.6643131111727, c),
+                ],
+            ),
+            spline(
+                "s1",
+                10.27714186278707,
+                vec![
+                    sp(114.46487032004335, 66.86904578750777, c),
+                    sp(174.66324292863783, 180.92917343574945, c),
+                    sp(271.1425593131017, 274.93357098857007, c),
+                ],
+            ),
+            spline(
+                "s2",
+                7.3990415584209375,
+                vec![
+                    sp(115.5303598750437, 152.0580275533649, l),
+                    sp(283.0532096404166, 30.268176564513677, c),
+                    sp(243.8878192001132, 269.1333250297375, c),
+                    sp(246.06222343786837, 131.93828434427942, c),
+                    sp(229.7159943284863, 164.87022486710237, c),
+                ],
+            ),
+        ],
+    };
+    let net = check_all("random splines", &input);
+    assert!(
+        !net.pieces.iter().any(|p| p.road == "s2" && p.from.is_some() && p.from == p.to),
+        "no piece of s2 leaves a junction and comes back to it"
+    );
+}
+
 /// Two closed loops and a road across them: an arm of one junction marched out to unbury its
 /// mouth and reached into the next junction's surface (they overlapped by 1.1 m²); the two are
 /// now merged. Formerly a known failure.

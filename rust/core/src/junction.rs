@@ -197,7 +197,10 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
             ring.push(offset_at(&b.line, setback[ib], hb, Side::Right));
         }
         dedup_ring_within(&mut ring, COINCIDENT_SHARE * settings.tolerance);
-        if ring_area(&ring) > 0.0 && crate::validate::ring_is_simple(&ring) {
+        // A ring that comes back within a hair of itself (a mouth corner on the curb of the
+        // next corner, where arms overlap) would fall apart in the unions that follow.
+        let clearance = 2.0 * COINCIDENT_SHARE * settings.tolerance;
+        if ring_area(&ring) > 0.0 && crate::validate::ring_is_clear(&ring, clearance) {
             return JunctionOut { setbacks: setback, polygon: Polygon { exterior: ring, holes: Vec::new() }, diags };
         }
     }

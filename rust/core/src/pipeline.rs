@@ -95,7 +95,7 @@ pub(crate) fn network_stage_in(
         (None, None) => focus.is_none_or(|f| f(line_box(&e.line.pts))),
         (a, b) => a.is_some_and(node_in) || b.is_some_and(node_in),
     };
-    assemble(&graph, &layout, settings.tolerance, &edge_in, diags)
+    assemble(&graph, &layout, settings, &edge_in, diags)
 }
 
 pub(crate) fn skip(
@@ -915,10 +915,11 @@ fn line_box(pts: &[Point3]) -> Bbox {
 fn assemble(
     g: &Graph,
     layout: &Layout,
-    tolerance: f64,
+    settings: &Settings,
     edge_in: &dyn Fn(&crate::graph::Edge) -> bool,
     diags: &mut Vec<Diagnostic>,
 ) -> (Network, Extents) {
+    let tolerance = settings.tolerance;
     let mut extents = Extents::default();
     // Junction ids: the smallest (road id, position) among the stops of the cluster.
     let mut junctions = Vec::new();
@@ -1022,7 +1023,7 @@ fn assemble(
             };
             let absorb = b - a < road.width || (b - a < HAIRPIN_WIDTHS * road.width && buried());
             let junction = k.and_then(|k| junctions.get_mut(k));
-            if absorb && junction.is_some_and(|jn| absorb_sliver(jn, e, road, (a, b), tolerance, diags)) {
+            if absorb && junction.is_some_and(|jn| absorb_sliver(jn, e, road, (a, b), settings, diags)) {
                 continue;
             }
         }
@@ -1092,9 +1093,10 @@ fn absorb_sliver(
     e: &crate::graph::Edge,
     road: &RoadLine,
     (a, b): (f64, f64),
-    tolerance: f64,
+    settings: &Settings,
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
+    let tolerance = settings.tolerance;
     let sliver = clean_polygon(strip_capped(&e.line, a, b, 0.5 * road.width, [false, false], tolerance));
     if sliver.exterior.len() < 3 {
         return false;
@@ -1106,7 +1108,8 @@ fn absorb_sliver(
     let mut joined = largest(parts);
     // Where the two met along a mouth that rounding left a hair apart, the union keeps a slit
     // of no width; its vertices go (and collinear ones with them: stitching puts the mouth
-    // corners back).
+    // corners back). Holes too small for a block are junction surface, as in every junction.
+    joined.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
     let snap = COINCIDENT_SHARE * tolerance;
     for ring in std::iter::once(&mut joined.exterior).chain(joined.holes.iter_mut()) {
         crate::geom::simplify_ring(ring, snap * snap, snap);

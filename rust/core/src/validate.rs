@@ -399,6 +399,56 @@ pub fn ring_is_simple(ring: &[Point]) -> bool {
     ring_problem(ring).is_none()
 }
 
+/// A simple ring ([`ring_is_simple`]) whose every vertex lies further than `clearance` from
+/// each edge that does not end at it: no pinch that a boolean operation on a coarser grid
+/// would close, cutting the ring in two. O(n log n) above [`BRUTE_FORCE_LIMIT`] points.
+pub(crate) fn ring_is_clear(ring: &[Point], clearance: f64) -> bool {
+    if !ring_is_simple(ring) {
+        return false;
+    }
+    let n = ring.len();
+    let boxes: Vec<Bbox> = (0..n)
+        .map(|i| {
+            let b = Bbox::of_points([&ring[i], &ring[next(i, n)]]);
+            Bbox {
+                min: [b.min[0] - clearance, b.min[1] - clearance],
+                max: [b.max[0] + clearance, b.max[1] + clearance],
+            }
+        })
+        .collect();
+    // Along the ring, from the start: a vertex near an edge only a few short edges away is a
+    // bend of the outline, not a pinch.
+    let mut cum = Vec::with_capacity(n + 1);
+    cum.push(0.0);
+    for i in 0..n {
+        cum.push(cum[i] + ring[i].dist(ring[next(i, n)]));
+    }
+    let perimeter = cum[n];
+    let apart = |k: usize, e: usize| {
+        let (a, b) = (cum[k], cum[e]);
+        let d =
+            if a <= b { (b - a).min(perimeter - (cum[e + 1] - a)) } else { (a - cum[e + 1]).min(perimeter - (a - b)) };
+        d > PINCH_PATH * clearance
+    };
+    // Two edges that do not cross are nearest at an end of one of them.
+    let pinch = |k: usize, e: usize| {
+        apart(k, e) && crate::geom::project_on_segment(ring[k], ring[e], ring[next(e, n)]).1 <= clearance
+    };
+    for_each_overlapping_pair(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
+        let (ni, nj) = (next(i, n), next(j, n));
+        if pinch(j, i) || pinch(nj, i) || pinch(i, j) || pinch(ni, j) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .is_none()
+}
+
+/// How far along the ring, in clearances, a vertex must be from an edge for
+/// [`ring_is_clear`] to call their nearness a pinch.
+const PINCH_PATH: f64 = 10.0;
+
 /// Orientation of a simple ring, exactly: 1 counter-clockwise, -1 clockwise (0 only for rings
 /// that are not simple).
 fn ring_orientation(ring: &[Point]) -> i8 {
@@ -890,6 +940,26 @@ mod tests {
         let p = poly(rect(0.0, 0.0, 4.0, 4.0), vec![hole]);
         assert_eq!(check_polygon(&p), Ok(()));
         assert_eq!(polygon_area(&p), 15.0);
+    }
+
+    #[test]
+    fn validate_pinch_is_not_clear() {
+        // Two lobes joined where (2, 1e-5) comes within 1e-5 m of the bottom edge.
+        let pinch = pts(&[(0.0, 0.0), (4.0, 0.0), (4.0, 2.0), (2.0, 1e-5), (0.0, 2.0)]);
+        assert!(ring_is_simple(&pinch));
+        assert!(!ring_is_clear(&pinch, 1e-4));
+        assert!(ring_is_clear(&pinch, 1e-6));
+        // A notch of a few short edges is a bend, not a pinch.
+        let bend = pts(&[(0.0, 0.0), (4.0, 0.0), (4.0, 2.0), (2.0, 2.0), (2.0 - 3e-5, 2.0 - 3e-5), (0.0, 2.0)]);
+        assert!(ring_is_simple(&bend));
+        assert!(ring_is_clear(&bend, 1e-4));
+        // More edges than the brute-force limit (the bottom edge in 100 collinear steps): the
+        // R-tree finds the same pinch.
+        let mut long: Vec<Point> = (0..100).map(|k| Point::new(0.04 * k as f64, 0.0)).collect();
+        long.extend(pts(&[(4.0, 0.0), (4.0, 2.0), (2.0, 1e-5), (0.0, 2.0)]));
+        assert!(long.len() > BRUTE_FORCE_LIMIT && ring_is_simple(&long));
+        assert!(!ring_is_clear(&long, 1e-4));
+        assert!(ring_is_clear(&long, 1e-6));
     }
 
     #[test]
