@@ -948,6 +948,30 @@ fn star_rotation_keeps_the_corner_patch_that_touches_the_stubs() {
     same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2).unwrap();
 }
 
+/// A star of seven arms (seed 32 of `rotation_does_not_matter`): the corner patch between
+/// `a2` and `a6`, two arms 10.7° apart, touches their stubs along the curbs. Rotated by
+/// 4.0096 rad the booleans' grid left it apart from them and the junction lost 2.9 m²; elsewhere
+/// in the same junction another patch touched the rest at a single point. Every patch is now
+/// grown by a hair before the union.
+#[test]
+fn star_rotation_keeps_every_corner_patch() {
+    let w = 8.996422585143765;
+    let input = roads(&[
+        ("a0", w, false, &[(0.0, 0.0), (54.71779390945368, 58.36062910629523)]),
+        ("a1", w, false, &[(0.0, 0.0), (32.00486166817649, -73.319089121462)]),
+        ("a2", w, false, &[(0.0, 0.0), (-44.4636014591331, 66.50554973296121)]),
+        ("a3", w, false, &[(0.0, 0.0), (-29.64326660009243, -74.30529419412754)]),
+        ("a4", w, false, &[(0.0, 0.0), (-26.6933076542966, -75.41529902130648)]),
+        ("a5", w, false, &[(0.0, 0.0), (-23.701914153082782, -76.40824082178501)]),
+        ("a6", w, false, &[(0.0, 0.0), (-56.02462024387105, 57.10728435611375)]),
+    ]);
+    let (s, c) = 4.0096450942124395f64.sin_cos();
+    let turned = map_points(&input, |x, y| (c * x - s * y, s * x + c * y));
+    let (a, b) = (check_all("star", &input), check_all("rotated star", &turned));
+    let skip = [DiagnosticCode::FaceDropped];
+    same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2).unwrap();
+}
+
 /// Two random splines (seed 7 of `random_splines_hold_every_invariant`): the booleans left two
 /// rounding twins (0.03 and 0.2 µm) beside a mouth corner of `j/s0/258.05`, and the junction's
 /// mesh lost the corner. They were not removed because removing every corner's twins at once

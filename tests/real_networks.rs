@@ -119,3 +119,28 @@ fn unreal_editor_exports() {
         }
     }
 }
+
+/// The roundabout of liege's road 1006 with the roads around it (fifteen in all). Its junction
+/// falls back to the union of its arms, and two of the patches behind the arms' starts cross
+/// themselves: part of each counted negatively in the non-zero union, cancelling the stubs it
+/// overlapped. The island, 62 m², came out as junction surface, or (with the other patches
+/// grown by a hair) as a block beside slivers of 1.5 and 3.2 m². Those patches are now cut into
+/// triangles: the island is a block, and the only one there.
+#[test]
+fn liege_roundabout_island_is_one_block() {
+    let ids = ["1005", "1006", "1007", "2205", "2206", "2207", "4387", "4388", "4389", "4390", "4391", "7067", "7068"];
+    let ids: Vec<&str> = ids.into_iter().chain(["11483", "11484"]).collect();
+    let mut input = load("osm/liege.roads.json");
+    input.roads.retain(|r| ids.contains(&r.id.as_str()));
+    assert_eq!(input.roads.len(), ids.len());
+    let (net, _) = build_checked("liege roundabout", &input, &Settings::default());
+    let centre = roadgen::core::Point::new(12770.0, -11706.0);
+    let near: Vec<_> = net
+        .blocks
+        .iter()
+        .filter(|b| b.polygon.exterior.iter().any(|q| (q.x - centre.x).hypot(q.y - centre.y) < 30.0))
+        .collect();
+    assert_eq!(near.len(), 1, "{:?}", near.iter().map(|b| (&b.id, b.area)).collect::<Vec<_>>());
+    assert!((near[0].area - 61.8).abs() < 1.0, "island of {} m²", near[0].area);
+    assert!(roadgen::core::validate::point_in_ring(centre, &near[0].polygon.exterior), "the island holds its centre");
+}

@@ -218,6 +218,7 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
             [false, true],
         ));
     }
+    let mut patches: Vec<Contour> = Vec::new();
     for (j, c) in corners.iter().enumerate() {
         let Corner::Meet { p, ta, sa, arc, tb, sb } = c else { continue };
         let (ia, ib) = (ord[j], ord[(j + 1) % n]);
@@ -227,10 +228,10 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
             let mut patch = vec![*p, *ta];
             patch.extend(arc.iter().copied());
             patch.push(*tb);
-            parts.push(to(&patch));
+            patches.push(to(&patch));
         } else if *sa < 0.0 || *sb < 0.0 {
             // A sharp corner behind the arms' starts: the gap between the two stubs.
-            parts.push(to(&[
+            patches.push(to(&[
                 a.line.point_at(0.0).xy(),
                 offset_at(&a.line, 0.0, 0.5 * a.width, Side::Left),
                 *p,
@@ -239,14 +240,18 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
             ]));
         }
     }
+    // A patch touches its arms' stubs along their curbs: whether the booleans' grid leaves the
+    // two joined, a step apart or touching at one point depends on how the input lands on it
+    // (moved or rotated, the same junction would come out whole or in pieces). Grown by a hair,
+    // every patch overlaps its stubs whichever way the rounding goes; the stubs, and so the
+    // mouths, keep their outlines.
+    parts.extend(grown_by_a_hair(patches, COINCIDENT_SHARE * settings.tolerance));
     parts.extend(extra.iter().cloned());
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
     let mut shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
     if shapes.len() > 1 {
-        // Parts that only touch (a corner patch along the curbs of its arm stubs) come out
-        // apart by a step of the booleans' grid or not, depending on how the input lands on
-        // it: a part that holds no arm's start (a corner patch), grown by a hair, joins for
-        // certain. The parts with arms (and so the mouths) keep their outlines.
+        // Patches too thin to grow may still make up a part that holds no arm's start (patches
+        // side by side), which touches the rest only: grown by a hair, it joins for certain.
         let starts: Vec<Point> = arms.iter().map(|a| a.line.point_at(0.0).xy()).collect();
         let gap = COINCIDENT_SHARE * settings.tolerance;
         if let Some(grown) = grow_detached(&shapes, &starts, gap) {
@@ -282,6 +287,51 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
     JunctionOut { setbacks: setback, polygon, diags }
 }
 
+/// Each counter-clockwise contour of `patches` grown by `gap` metres with bevelled corners
+/// (nowhere further than `gap` from it: a mitre at the sharp tip of a patch would stick out of
+/// the junction as a spike). A patch that is not simple is first cut into triangles. One
+/// thinner than four `gap`s on average ([`fat`]), or that the polygon library cannot offset,
+/// stays as it is.
+fn grown_by_a_hair(patches: Vec<Contour>, gap: f64) -> Vec<Contour> {
+    use i_overlay::mesh::float::outline::offset::OutlineOffset;
+    use i_overlay::mesh::float::style::{LineJoin, OutlineStyle};
+    let style = OutlineStyle::new(gap).line_join(LineJoin::Bevel);
+    patches
+        .into_iter()
+        .flat_map(|c| {
+            let ring: Vec<Point> = c.iter().map(|p| Point::new(p[0], p[1])).collect();
+            if crate::validate::ring_is_simple(&ring) {
+                vec![c]
+            } else {
+                // A patch that crosses itself would count some of its area negatively in the
+                // non-zero union (cutting holes into its stubs): its fan of triangles from the
+                // first vertex, each counter-clockwise, covers it positively.
+                (1..ring.len().saturating_sub(1))
+                    .map(|k| ccw_contour(&[ring[0], ring[k], ring[k + 1]]))
+                    .filter(|t| crate::validate::contour_area(t) > 0.0)
+                    .collect()
+            }
+        })
+        .map(|c| {
+            let ring: Vec<Point> = c.iter().map(|p| Point::new(p[0], p[1])).collect();
+            if !fat(&c, gap) || !crate::validate::ring_is_simple(&ring) {
+                return c;
+            }
+            let grown = vec![c.clone()].outline(&style).into_iter().next().and_then(|s| s.into_iter().next());
+            match grown {
+                // Counter-clockwise like every part, whatever the library's output direction.
+                Some(mut g) if g.len() >= 3 => {
+                    if crate::validate::contour_area(&g) < 0.0 {
+                        g.reverse();
+                    }
+                    g
+                }
+                _ => c,
+            }
+        })
+        .collect()
+}
+
 /// The shapes of `shapes` that hold none of the points `starts` and are at least four `gap`s
 /// wide on average, grown by `gap` metres with mitred corners, as counter-clockwise contours
 /// (holes left out). `None` when there is nothing to grow or the polygon library refuses the
@@ -306,7 +356,7 @@ fn grow_detached(shapes: &crate::overlay::Shapes, starts: &[Point], gap: f64) ->
 
 /// Whether a counter-clockwise contour is at least four `gap`s wide on average (its area at
 /// least twice `gap` times its perimeter). A thinner one is a sliver of no width between two
-/// parts: grown, it would join the rest as a spike.
+/// parts: grown, it would stick out of the rest as a spike.
 fn fat(c: &[[f64; 2]], gap: f64) -> bool {
     crate::validate::contour_area(c) >= 2.0 * gap * contour_length(c)
 }

@@ -517,10 +517,9 @@ fn unbury_mouths(
     settings: &Settings,
     only: Option<&BTreeSet<usize>>,
 ) -> BTreeMap<usize, Polygon> {
-    // A fallback outline whose parts only touched may have been grown by a hair
-    // (`junction::grow_detached`, `COINCIDENT_SHARE` × tolerance) where the same parts, moved or
-    // rotated, join without it: a corner within twice that of the outline is on it, whichever
-    // way the rounding went.
+    // A fallback outline's corner patches are grown by a hair (`junction::grown_by_a_hair`,
+    // `COINCIDENT_SHARE` × tolerance), and so may be parts that only touched the rest: a corner
+    // within twice that of the outline is on it, whichever way the rounding went.
     let snap = 2.0 * COINCIDENT_SHARE * settings.tolerance;
     let inside = |poly: &Polygon, q: Point| buried_in(poly, q, snap);
     // Groups are independent (an arm's end belongs to one group): each works on its own and
