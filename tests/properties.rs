@@ -612,6 +612,53 @@ fn hairpin_tip_union_without_slits() {
     );
 }
 
+/// Two closed loops run on top of each other for 40 m (the first failing case of
+/// `closed_loops_hold_every_invariant` on seed 36). At the junction where they leave together,
+/// the corner patch beside `o2`'s mouth covered `o1`'s mouth corner (4.27, 57.10) by 0.74 m,
+/// and `o1`'s mouth could march no further than the middle of its edge. A piece whose mouth
+/// corner lies deeper than 5 % of its width (was 10 %) inside its junction now takes its
+/// carriageway back from the junction.
+#[test]
+fn overlapping_loops_take_a_buried_mouth_back() {
+    let input = roads(&[
+        (
+            "o0",
+            4.0,
+            true,
+            &[
+                (96.50505512895352, 53.75758562020725),
+                (76.50505512895352, 73.75758562020725),
+                (14.279498831671859, 53.75758562020726),
+                (76.50505512895352, 33.75758562020725),
+            ],
+        ),
+        (
+            "o1",
+            8.166750602108934,
+            true,
+            &[
+                (42.810676190386815, 36.870357371967344),
+                (-0.34136852769378123, 69.42546000912878),
+                (2.244335758373584, 8.793825931623232),
+            ],
+        ),
+        (
+            "o2",
+            6.253391960898498,
+            true,
+            &[
+                (48.152581594920726, 23.68714926975096),
+                (38.152581594920726, 41.00765734543973),
+                (1.3658228362354414, 70.08317640988453),
+                (0.4426864420812002, 23.687149269750964),
+                (18.15258159492072, 6.366641194062193),
+                (38.152581594920726, 6.36664119406219),
+            ],
+        ),
+    ]);
+    check_all("closed loops", &input);
+}
+
 /// Two closed loops and a road across them: an arm of one junction marched out to unbury its
 /// mouth and reached into the next junction's surface (they overlapped by 1.1 m²); the two are
 /// now merged. Formerly a known failure.

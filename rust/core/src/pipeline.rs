@@ -1307,7 +1307,7 @@ fn snap_all(polygon: &mut Polygon, cs: impl Iterator<Item = Point> + Clone, snap
 
 /// How deep (as a share of the road's width) a mouth corner must lie inside its junction for
 /// the junction to yield the piece's carriageway.
-const BURIED_SHARE: f64 = 0.1;
+const BURIED_SHARE: f64 = 0.05;
 
 /// A mouth whose corner is still buried deep inside its junction's surface (roads that overlap
 /// along more than half an arm, so that `unbury_mouths` could not move it out) is given its
@@ -1322,7 +1322,7 @@ fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], pieces: &[RoadP
                 .chain(p.holes.iter())
                 .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(c, r[i], r[(i + 1) % r.len()]).1 > depth))
     };
-    // Deep: further inside than a tenth of the road's width (and than `snap`), so that no
+    // Deep: further inside than `BURIED_SHARE` of the road's width (and than `snap`), so that no
     // rounding of the outline decides it.
     let buried: BTreeSet<usize> = cs
         .iter()
