@@ -1019,6 +1019,38 @@ fn star_rotation_keeps_every_corner_patch() {
     same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2).unwrap();
 }
 
+/// A 3 × 3 grid, jittered, with one diagonal (the first failing case of
+/// `blocks_of_straight_networks_follow_eulers_formula` on seed 90). The junction where the
+/// diagonal meets the corner falls back to the union of its arms; the corner patch, grown by a
+/// hair, left a vertex 0.1 mm beside a mouth corner, and the block next to it a face of 0 m²
+/// (a `face_dropped` diagnostic on a network whose faces are all large). Vertices within twice
+/// the coincidence distance of a mouth corner are now its twins, as in `unbury_mouths`.
+#[test]
+fn grid_diagonal_leaves_no_crack_beside_a_grown_patch() {
+    let input = roads(&[
+        ("h0_0", 4.0, false, &[(0.0, 0.0), (83.19820019670063, 0.0)]),
+        ("v0_0", 4.0, false, &[(0.0, 0.0), (0.0, 83.19820019670063)]),
+        ("h0_1", 4.0, false, &[(0.0, 83.19820019670063), (83.19820019670063, 74.97545132910643)]),
+        ("v0_1", 4.0, false, &[(0.0, 83.19820019670063), (0.0, 166.39640039340125)]),
+        ("h0_2", 4.0, false, &[(0.0, 166.39640039340125), (83.19820019670063, 166.39640039340125)]),
+        ("h1_0", 4.0, false, &[(83.19820019670063, 0.0), (166.39640039340125, 0.0)]),
+        ("v1_0", 4.0, false, &[(83.19820019670063, 0.0), (83.19820019670063, 74.97545132910643)]),
+        ("h1_1", 4.0, false, &[(83.19820019670063, 74.97545132910643), (156.42799258673585, 88.52795752419078)]),
+        ("v1_1", 4.0, false, &[(83.19820019670063, 74.97545132910643), (83.19820019670063, 166.39640039340125)]),
+        ("v2_0", 4.0, false, &[(166.39640039340125, 0.0), (156.42799258673585, 88.52795752419078)]),
+        (
+            "v2_1",
+            4.01266323175163,
+            false,
+            &[(156.42799258673585, 88.52795752419078), (176.10801427427396, 159.85177705690137)],
+        ),
+        ("d1_1", 5.0, false, &[(83.19820019670063, 74.97545132910643), (176.10801427427396, 159.85177705690137)]),
+    ]);
+    let net = check_all("grid with diagonals", &input);
+    assert!(net.diagnostics.iter().all(|d| d.code != DiagnosticCode::FaceDropped), "{:?}", net.diagnostics);
+    assert_eq!(net.blocks.len(), 4);
+}
+
 /// Two random splines (seed 7 of `random_splines_hold_every_invariant`): the booleans left two
 /// rounding twins (0.03 and 0.2 µm) beside a mouth corner of `j/s0/258.05`, and the junction's
 /// mesh lost the corner. They were not removed because removing every corner's twins at once

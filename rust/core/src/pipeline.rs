@@ -1169,7 +1169,9 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
             .map(|(_, h)| h.clone())
             .collect();
         j.polygon.holes = kept;
-        drop_twins(&mut j.polygon, cs, COINCIDENT_SHARE * snap);
+        // A fallback outline's corner patches are grown by a hair: a vertex of the grown patch
+        // can lie that far from a corner, so twins lie within twice that.
+        drop_twins(&mut j.polygon, cs, 2.0 * COINCIDENT_SHARE * snap);
     });
 }
 
