@@ -1051,6 +1051,58 @@ fn grid_diagonal_leaves_no_crack_beside_a_grown_patch() {
     assert_eq!(net.blocks.len(), 4);
 }
 
+/// Five random splines (the first failing case of `random_splines_hold_every_invariant` on
+/// seed 18): a fallback junction's outline keeps a spike of about a centimetre, the block beside
+/// it a crack, and the polygon library's inset of that block gave its lot a spike 1.6 m long
+/// with an 8 mm base pointing at the crack. The triangle between the spike's base and the next
+/// vertex was too small for the sidewalk band's mesh, and the platform did not close (3 open
+/// edges). Parts of a lot's outline that leave it and come back within the tolerance are now
+/// cut off.
+#[test]
+fn lot_spike_towards_a_crack_is_cut() {
+    let c = PointKind::Curve;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                11.243136331925765,
+                vec![
+                    sp(30.029084286930633, 61.872118875513706, c),
+                    sp(108.68406269305072, 285.6273320176352, c),
+                    sp(229.683908023034, 69.15301973260497, c),
+                    sp(210.88072077175113, 159.74338891656012, c),
+                ],
+            ),
+            spline(
+                "s1",
+                4.0,
+                vec![
+                    sp(0.0, 230.64526573738226, c),
+                    sp(271.08468170965534, 127.42052958881993, c),
+                    sp(60.66364378912973, 0.0, c),
+                ],
+            ),
+            spline(
+                "s2",
+                4.0,
+                vec![sp(181.3390907730051, 172.60900700146777, c), sp(38.15041609314013, 53.48448330820117, c)],
+            ),
+            spline(
+                "s3",
+                11.780145139132003,
+                vec![
+                    sp(123.05705428642099, 0.0, c),
+                    sp(31.483522095560875, 210.01200522039412, c),
+                    sp(202.07035911767895, 90.73936831022435, c),
+                    sp(135.56140390130074, 251.131974691987, c),
+                ],
+            ),
+            spline("s4", 4.0, vec![sp(0.0, 0.0, c), sp(0.0, 0.0, c)]),
+        ],
+    };
+    check_all("random splines", &input);
+}
+
 /// Two random splines (seed 7 of `random_splines_hold_every_invariant`): the booleans left two
 /// rounding twins (0.03 and 0.2 µm) beside a mouth corner of `j/s0/258.05`, and the junction's
 /// mesh lost the corner. They were not removed because removing every corner's twins at once

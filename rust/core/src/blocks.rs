@@ -311,6 +311,13 @@ fn inset(block: &Polygon, band: f64, settings: &Settings) -> Option<Vec<Polygon>
             let mut rings = sh.into_iter().map(|c| to_ring(&c));
             let exterior = rings.next().unwrap_or_default();
             let mut lot = Polygon { exterior, holes: rings.collect() };
+            let before = lot.clone();
+            for ring in std::iter::once(&mut lot.exterior).chain(lot.holes.iter_mut()) {
+                cut_thin_spikes(ring, settings.tolerance);
+            }
+            if crate::validate::check_polygon(&lot).is_err() {
+                lot = before;
+            }
             simplify_polygon(&mut lot);
             lot
         })
@@ -322,6 +329,61 @@ fn inset(block: &Polygon, band: f64, settings: &Settings) -> Option<Vec<Polygon>
     });
     Some(lots)
 }
+
+/// Cuts off every part of a lot's ring that leaves it and comes back within `width` metres: a
+/// spike or notch thinner than that and at least [`SPIKE_MIN_LENGTH`] widths long (the polygon
+/// library's inset of a block with a crack points one at the crack). Where two vertices lie
+/// within `width` of each other and the shorter way round between them is that long and
+/// encloses less than `width` times its length, the vertices between them go. Keeps at least
+/// three vertices.
+fn cut_thin_spikes(ring: &mut Vec<Point>, width: f64) {
+    loop {
+        let n = ring.len();
+        if n <= 4 {
+            return;
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| ring[a].x.total_cmp(&ring[b].x).then(a.cmp(&b)));
+        let mut cut: Option<(usize, usize, bool)> = None;
+        'search: for (oi, &i) in order.iter().enumerate() {
+            for &k in &order[oi + 1..] {
+                if ring[k].x - ring[i].x > width {
+                    break;
+                }
+                if ring[i].dist(ring[k]) > width {
+                    continue;
+                }
+                let (a, b) = (i.min(k), i.max(k));
+                let forward = b - a - 1;
+                let backward = n - (b - a) - 1;
+                if forward.min(backward) == 0 || forward.max(backward) < 2 {
+                    continue;
+                }
+                let inner = forward <= backward;
+                let path: Vec<Point> =
+                    if inner { ring[a..=b].to_vec() } else { ring[b..].iter().chain(&ring[..=a]).copied().collect() };
+                let length: f64 = path.windows(2).map(|w| w[0].dist(w[1])).sum();
+                if length >= SPIKE_MIN_LENGTH * width && 2.0 * ring_area(&path).abs() < width * length {
+                    cut = Some((a, b, inner));
+                    break 'search;
+                }
+            }
+        }
+        match cut {
+            Some((a, b, true)) => {
+                ring.drain(a + 1..b);
+            }
+            Some((a, b, false)) => {
+                *ring = ring[a..=b].to_vec();
+            }
+            None => return,
+        }
+    }
+}
+
+/// How long, in widths, a spike must be for [`cut_thin_spikes`] to cut it: shorter ones are
+/// the bends of a finely drawn curve.
+const SPIKE_MIN_LENGTH: f64 = 4.0;
 
 /// The bounding box of a polygon's outer ring, as (lowest, highest) corners.
 fn exterior_box(p: &Polygon) -> ([f64; 2], [f64; 2]) {
@@ -620,6 +682,22 @@ mod tests {
 
     fn close(a: &[Point], b: &[Point]) -> bool {
         a.len() == b.len() && a.iter().zip(b).all(|(u, v)| u.dist(*v) < 1e-9)
+    }
+
+    /// A spike 2 m long and 1 cm wide at its base goes; the square's own corners and a curve
+    /// drawn in centimetre steps stay.
+    #[test]
+    fn cut_thin_spikes_cuts_a_spike_and_keeps_a_fine_curve() {
+        let mut ring =
+            vec![p(0.0, 0.0), p(10.0, 0.0), p(10.0, 5.0), p(12.0, 5.005), p(10.0, 5.01), p(10.0, 10.0), p(0.0, 10.0)];
+        cut_thin_spikes(&mut ring, 0.05);
+        assert_eq!(ring, vec![p(0.0, 0.0), p(10.0, 0.0), p(10.0, 5.0), p(10.0, 5.01), p(10.0, 10.0), p(0.0, 10.0)]);
+        // A quarter circle of radius 1 m in 1 cm steps, closed through the origin.
+        let mut arc: Vec<Point> = (0..=157).map(|k| p((k as f64 * 0.01).cos(), (k as f64 * 0.01).sin())).collect();
+        arc.push(p(0.0, 0.0));
+        let before = arc.clone();
+        cut_thin_spikes(&mut arc, 0.05);
+        assert_eq!(arc, before);
     }
 
     #[test]
