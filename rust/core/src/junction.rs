@@ -218,7 +218,7 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
             [false, true],
         ));
     }
-    let mut patches: Vec<Contour> = Vec::new();
+    let mut patches: Vec<Vec<Point>> = Vec::new();
     for (j, c) in corners.iter().enumerate() {
         let Corner::Meet { p, ta, sa, arc, tb, sb } = c else { continue };
         let (ia, ib) = (ord[j], ord[(j + 1) % n]);
@@ -228,16 +228,16 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
             let mut patch = vec![*p, *ta];
             patch.extend(arc.iter().copied());
             patch.push(*tb);
-            patches.push(to(&patch));
+            patches.push(patch);
         } else if *sa < 0.0 || *sb < 0.0 {
             // A sharp corner behind the arms' starts: the gap between the two stubs.
-            patches.push(to(&[
+            patches.push(vec![
                 a.line.point_at(0.0).xy(),
                 offset_at(&a.line, 0.0, 0.5 * a.width, Side::Left),
                 *p,
                 offset_at(&b.line, 0.0, 0.5 * b.width, Side::Right),
                 b.line.point_at(0.0).xy(),
-            ]));
+            ]);
         }
     }
     // A patch touches its arms' stubs along their curbs: whether the booleans' grid leaves the
@@ -287,21 +287,23 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
     JunctionOut { setbacks: setback, polygon, diags }
 }
 
-/// Each counter-clockwise contour of `patches` grown by `gap` metres with bevelled corners
-/// (nowhere further than `gap` from it: a mitre at the sharp tip of a patch would stick out of
-/// the junction as a spike). A patch that is not simple is first cut into triangles. One
+/// Each ring of `patches` as a counter-clockwise contour grown by `gap` metres with bevelled
+/// corners (nowhere further than `gap` from it: a mitre at the sharp tip of a patch would stick
+/// out of the junction as a spike). A patch that is not simple is first cut into triangles. One
 /// thinner than four `gap`s on average ([`fat`]), or that the polygon library cannot offset,
 /// stays as it is.
-fn grown_by_a_hair(patches: Vec<Contour>, gap: f64) -> Vec<Contour> {
+fn grown_by_a_hair(patches: Vec<Vec<Point>>, gap: f64) -> Vec<Contour> {
     use i_overlay::mesh::float::outline::offset::OutlineOffset;
     use i_overlay::mesh::float::style::{LineJoin, OutlineStyle};
     let style = OutlineStyle::new(gap).line_join(LineJoin::Bevel);
     patches
         .into_iter()
-        .flat_map(|c| {
-            let ring: Vec<Point> = c.iter().map(|p| Point::new(p[0], p[1])).collect();
+        .flat_map(|mut ring| {
+            if ring_area(&ring) < 0.0 {
+                ring.reverse();
+            }
             if crate::validate::ring_is_simple(&ring) {
-                vec![c]
+                vec![crate::overlay::contour(&ring)]
             } else {
                 // A patch that crosses itself would count some of its area negatively in the
                 // non-zero union (cutting holes into its stubs): its fan of triangles from the
@@ -313,8 +315,7 @@ fn grown_by_a_hair(patches: Vec<Contour>, gap: f64) -> Vec<Contour> {
             }
         })
         .map(|c| {
-            let ring: Vec<Point> = c.iter().map(|p| Point::new(p[0], p[1])).collect();
-            if !fat(&c, gap) || !crate::validate::ring_is_simple(&ring) {
+            if !fat(&c, gap) {
                 return c;
             }
             let grown = vec![c.clone()].outline(&style).into_iter().next().and_then(|s| s.into_iter().next());
