@@ -328,9 +328,7 @@ proptest! {
     #[test]
     fn rotation_does_not_matter(input in network(), angle in 0.0..TAU) {
         let a = check_all("network", &input);
-        let (s, c) = angle.sin_cos();
-        let turned = map_points(&input, |x, y| (c * x - s * y, s * x + c * y));
-        let b = check_all("rotated network", &turned);
+        let b = check_all("rotated network", &rotated(&input, angle));
         let skip = [DiagnosticCode::FaceDropped];
         same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2)?;
     }
@@ -988,11 +986,7 @@ fn star_rotation_keeps_the_corner_patch_that_touches_the_stubs() {
         ("a3", w, false, &[(0.0, 0.0), (77.44576584813967, -20.05376154727894)]),
         ("a4", w, false, &[(0.0, 0.0), (77.72363442026345, -18.948262519430074)]),
     ]);
-    let (s, c) = 3.288296284012764f64.sin_cos();
-    let turned = map_points(&input, |x, y| (c * x - s * y, s * x + c * y));
-    let (a, b) = (check_all("star", &input), check_all("rotated star", &turned));
-    let skip = [DiagnosticCode::FaceDropped];
-    same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2).unwrap();
+    same_when_rotated("star", &input, 3.288296284012764);
 }
 
 /// A star of seven arms (seed 32 of `rotation_does_not_matter`): the corner patch between
@@ -1012,11 +1006,7 @@ fn star_rotation_keeps_every_corner_patch() {
         ("a5", w, false, &[(0.0, 0.0), (-23.701914153082782, -76.40824082178501)]),
         ("a6", w, false, &[(0.0, 0.0), (-56.02462024387105, 57.10728435611375)]),
     ]);
-    let (s, c) = 4.0096450942124395f64.sin_cos();
-    let turned = map_points(&input, |x, y| (c * x - s * y, s * x + c * y));
-    let (a, b) = (check_all("star", &input), check_all("rotated star", &turned));
-    let skip = [DiagnosticCode::FaceDropped];
-    same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2).unwrap();
+    same_when_rotated("star", &input, 4.0096450942124395);
 }
 
 /// A 3 × 3 grid, jittered, with one diagonal (the first failing case of
@@ -1264,6 +1254,21 @@ fn fan_whose_end_lies_halfway_between_two_roads_does_not_move_with_the_input() {
         ("a4", w, false, &[(0.0, 0.0), (97.61888133712812, -18.30978322955361)]),
     ]);
     same_when_moved_a_million_metres_each_way("fan", &input);
+}
+
+/// `input` turned by `angle` radians about the origin.
+fn rotated(input: &Input, angle: f64) -> Input {
+    let (s, c) = angle.sin_cos();
+    map_points(input, |x, y| (c * x - s * y, s * x + c * y))
+}
+
+/// `input` gives the same network (as `rotation_does_not_matter` compares it) turned by `angle`
+/// radians.
+fn same_when_rotated(what: &str, input: &Input, angle: f64) {
+    let a = check_all(what, input);
+    let b = check_all(&format!("{what} rotated"), &rotated(input, angle));
+    let skip = [DiagnosticCode::FaceDropped];
+    same_shape(&shape_without(&a, &skip), &shape_without(&b, &skip), 1e-3, 1e-2).unwrap();
 }
 
 /// `input` gives the same network (as `translation_by_a_million_metres_does_not_matter`
