@@ -1324,3 +1324,42 @@ fn star_at_tiny_angles_does_not_depend_on_input_order() {
     let (a, b) = (check_all("star", &input), check_all("star, reversed order", &reversed_order));
     assert!(a == b, "the network depends on the input order");
 }
+
+/// Road `s0` turns back on itself past a sharp curve, under road `s2`, inside a junction whose
+/// outline is the union of its arms (the first failing case of `random_splines_hold_every_invariant`
+/// on seed 56). The carriageway of the folded stretch took the curbs' mitre at the turn, which
+/// reached 12 m out, past `s2`'s mouth: the corner stayed 0.16 m inside the junction, not a
+/// vertex of it. A folded stretch's turns are now bevelled.
+#[test]
+fn folded_stretch_keeps_its_turn_inside_the_mouths() {
+    let c = PointKind::Curve;
+    let l = PointKind::Linear;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                9.10861148035388,
+                vec![
+                    sp(175.54015586865495, 106.25871284955565, c),
+                    sp(245.10522821670148, 148.66742203378823, l),
+                    sp(135.49777138723002, 86.93090893854338, c),
+                ],
+            ),
+            spline(
+                "s1",
+                4.0,
+                vec![sp(297.525306866644, 255.01598744026876, c), sp(265.85643330921016, 114.86283026522702, c)],
+            ),
+            spline(
+                "s2",
+                4.563061889652262,
+                vec![
+                    sp(52.082997677217634, 290.35489533194504, l),
+                    sp(271.9571968245164, 196.58790494991212, c),
+                    sp(100.13109647131654, 88.94079395802922, c),
+                ],
+            ),
+        ],
+    };
+    check_all("folded stretch", &input);
+}

@@ -421,8 +421,9 @@ pub(crate) fn strip(line: &Line, s0: f64, s1: f64, half: f64) -> Vec<Point> {
 /// one ring of [`strip`] when its curbs do not fold. Where the centerline turns so sharply that
 /// a curb folds back over itself ([`folds`]), that ring crosses itself or covers the wrong
 /// part of the road; then the union of one quadrilateral per centerline segment and, at each
-/// vertex between two segments, the wedge on the outer side of the turn up to the curb's joint,
-/// minus, at each end marked in `trim` (a mouth, where a road piece goes on), the carriageway of
+/// vertex between two segments, the bevel triangle on the outer side of the turn (inside what a
+/// cross-section swinging round the vertex covers; the curbs' mitre would reach up to four
+/// half-widths out at a sharp turn, past the mouths of a junction's other arms), minus, at each end marked in `trim` (a mouth, where a road piece goes on), the carriageway of
 /// the road's next stretch past it (half a width, within one segment): the inner side of a
 /// sharp turn next to a mouth reaches past its cross-section onto the piece's carriageway. The end
 /// cross-sections are those of [`offset_at`], as in [`strip`]. At a vertex between two
@@ -476,10 +477,7 @@ pub(crate) fn strip_parts(line: &Line, (s0, s1): (f64, f64), half: f64, overlap:
             // The outer side of the turn at vertex k + 1: right of a left turn.
             let (d0, d1) = (pts[k + 1].sub(pts[k]), pts[k + 2].sub(pts[k + 1]));
             let side = if d0.cross(d1) > 0.0 { Side::Right } else { Side::Left };
-            let p3 = |q: Point| crate::types::Point3::new(q.x, q.y, 0.0);
-            let corner = Line::new(vec![p3(pts[k]), p3(pts[k + 1]), p3(pts[k + 2])]);
             let mut wedge = vec![pts[k + 1], pts[k + 1].add(n.scale(side.sign()))];
-            crate::curb::push_joint(&corner, 1, half, side, &mut wedge);
             wedge.push(pts[k + 1].add(normal(k + 1).scale(side.sign())));
             dedup_ring(&mut wedge);
             if wedge.len() >= 3 {
