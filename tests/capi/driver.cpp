@@ -2,7 +2,7 @@
 // Compiled like an Unreal module: -fno-exceptions -fno-rtti, no iostream.
 //
 // Built and run by tests/capi_drivers.rs (and under valgrind by scripts/check_capi_memory.sh).
-// Usage: driver [all|version|raii|input|scene|sides|corner|compare|errors|null_arrays|panic|threads|version]
+// Usage: driver [all|version|raii|input|scene|sides|corner|compare|errors|null_arrays|panic|threads|update|follow]
 // Prints "driver.cpp: N checks passed" and exits 0 when every check held.
 
 #include "RoadGen.hpp"
@@ -638,6 +638,92 @@ void SectionUpdate() {
     CHECK(empty.Update(moved).code == RgResult_InvalidHandle, "update of a moved-from object");
 }
 
+void SectionFollow() {
+    // The plugin's drag loop: every Sync hands the library the whole current input; only what
+    // differs goes to Update, and the view is what Generate gives for that input.
+    const Frame& f = kUnreal;
+    RgSettings settings = roadgen::Settings(f.units(), f.frame());
+    auto grid = [&](double shift, bool with_y2, double width_x0) {
+        Input in;
+        for (int i = 0; i < 3; ++i) {
+            const double at = 100.0 * i + (i == 1 ? shift : 0.0);
+            in.AddSpline("x" + std::to_string(i), {f.P(-50, at), f.P(250, at)}, (i == 0 ? width_x0 : 7.0) * f.scale);
+            if (i != 2 || with_y2) {
+                in.AddSpline("y" + std::to_string(i), {f.P(100.0 * i, -50), f.P(100.0 * i, 250)}, 7.0 * f.scale);
+            }
+        }
+        return in;
+    };
+    auto same_meshes = [](const RgNetworkView& a, const RgNetworkView& b) {
+        if (a.mesh_count != b.mesh_count || a.block_count != b.block_count || a.junction_count != b.junction_count) {
+            return false;
+        }
+        for (std::size_t i = 0; i < a.mesh_count; ++i) {
+            const RgMesh &x = a.meshes[i], &y = b.meshes[i];
+            if (roadgen::ToString(x.id) != roadgen::ToString(y.id) || x.vertex_count != y.vertex_count ||
+                x.triangle_count != y.triangle_count ||
+                std::memcmp(x.positions, y.positions, 3 * x.vertex_count * sizeof(double)) != 0 ||
+                std::memcmp(x.indices, y.indices, 3 * x.triangle_count * sizeof(std::uint32_t)) != 0) {
+                return false;
+            }
+        }
+        return true;
+    };
+    roadgen::Follower follow;
+    roadgen::SyncReport r;
+    Network fresh;
+    // The first Sync generates.
+    Status s = follow.Sync(grid(0.0, true, 7.0), settings, &r);
+    REQUIRE(s.ok(), "first sync: %s", s.message.c_str());
+    CHECK(r.generated && r.upserted == 6 && r.removed == 0, "first sync: generated %d, %zu upserted", r.generated, r.upserted);
+    // The same input again: nothing to do, the view stays.
+    const std::size_t pieces = follow.network().View().piece_count;
+    s = follow.Sync(grid(0.0, true, 7.0), settings, &r);
+    CHECK(s.ok() && r.unchanged(), "same input: generated %d, %zu upserted, %zu removed", r.generated, r.upserted, r.removed);
+    CHECK(follow.network().View().piece_count == pieces, "same input keeps the view");
+    // x1 dragged by 3 m, in six steps: one road to Update each time, same as a fresh Generate.
+    for (int step = 1; step <= 6; ++step) {
+        s = follow.Sync(grid(0.5 * step, true, 7.0), settings, &r);
+        REQUIRE(s.ok(), "drag step %d: %s", step, s.message.c_str());
+        CHECK(!r.generated && r.upserted == 1 && r.removed == 0, "drag step %d: generated %d, %zu upserted", step, r.generated,
+              r.upserted);
+        CHECK(follow.network().Changes().remeshed_count > 0, "drag step %d remeshes something", step);
+    }
+    REQUIRE(fresh.Generate(grid(3.0, true, 7.0), settings).ok(), "generate the dragged grid");
+    CHECK(same_meshes(follow.network().View(), fresh.View()), "after the drag: the view of a fresh Generate");
+    // y2 deleted and x0 widened in one Sync.
+    s = follow.Sync(grid(3.0, false, 9.0), settings, &r);
+    REQUIRE(s.ok(), "delete and widen: %s", s.message.c_str());
+    CHECK(!r.generated && r.upserted == 1 && r.removed == 1, "delete and widen: %zu upserted, %zu removed", r.upserted, r.removed);
+    CHECK(follow.network().Changes().removed_count > 0, "deleting y2 removes features");
+    REQUIRE(fresh.Generate(grid(3.0, false, 9.0), settings).ok(), "generate without y2");
+    CHECK(same_meshes(follow.network().View(), fresh.View()), "after delete and widen: the view of a fresh Generate");
+    // New settings: Generate again.
+    settings.corner_radius = 8.0 * f.scale;
+    s = follow.Sync(grid(3.0, false, 9.0), settings, &r);
+    CHECK(s.ok() && r.generated, "new settings generate");
+    // An id given twice: Generate, and again on the next Sync.
+    Input twice = grid(3.0, false, 9.0);
+    twice.AddSpline("x1", {f.P(-50, 150), f.P(250, 150)}, 7.0 * f.scale);
+    CHECK(follow.Sync(twice, settings, &r).ok() && r.generated, "an id given twice generates");
+    CHECK(follow.Sync(grid(3.0, false, 9.0), settings, &r).ok() && r.generated, "after an id given twice, generate again");
+    // A failed Update (strict mode, a bad road) leaves the view, and the next Sync generates.
+    settings.strict = 1;
+    REQUIRE(follow.Sync(grid(3.0, false, 9.0), settings, &r).ok() && r.generated, "strict generate");
+    const std::size_t kept = follow.network().View().mesh_count;
+    Input bad = grid(3.0, false, 9.0);
+    RgSplinePoint nan_point = f.P(0, 300);
+    nan_point.location.y = std::nan("");
+    bad.AddSpline("bad", {f.P(0, 200), nan_point}, 7.0 * f.scale);
+    s = follow.Sync(bad, settings, &r);
+    CHECK(s.code == RgResult_InvalidRoad && Contains(s.message, "bad") && r.unchanged(), "a bad road in strict mode: %s",
+          roadgen::ResultName(s.code));
+    CHECK(follow.network().View().mesh_count == kept, "a failed sync keeps the view");
+    CHECK(follow.Sync(grid(3.0, false, 9.0), settings, &r).ok() && r.generated, "after a failure, generate again");
+    follow.Reset();
+    CHECK(follow.Sync(grid(0.0, true, 7.0), settings, &r).ok() && r.generated, "after Reset, generate");
+}
+
 int main(int argc, char** argv) {
     const std::string which = argc > 1 ? argv[1] : "all";
     const bool all = which == "all";
@@ -645,7 +731,7 @@ int main(int argc, char** argv) {
     const std::pair<const char*, void (*)()> sections[] = {
         {"version", SectionVersion}, {"raii", SectionRaii},       {"input", SectionInput},   {"scene", SectionScene},
         {"sides", SectionSides}, {"corner", SectionCorner},     {"compare", SectionCompare}, {"errors", SectionErrors}, {"null_arrays", SectionNullArrays}, {"panic", SectionPanic},
-        {"threads", SectionThreads}, {"update", SectionUpdate},
+        {"threads", SectionThreads}, {"update", SectionUpdate}, {"follow", SectionFollow},
     };
     for (const auto& s : sections) {
         if (all || which == s.first) {

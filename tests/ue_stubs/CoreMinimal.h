@@ -83,6 +83,9 @@ public:
 	FString& operator=(const FString&);
 	FString& operator=(FString&&);
 	bool IsEmpty() const;
+	// Containers/UnrealString.h: comparison ignores case (ESearchCase::IgnoreCase).
+	bool operator==(const FString& Rhs) const;
+	bool operator!=(const FString& Rhs) const;
 	const TCHAR* operator*() const;
 	template <typename... Types>
 	static FString Printf(const TCHAR* Fmt, Types... Args);

@@ -1,6 +1,7 @@
 // SYNTAX-CHECK STAND-INS, NOT ENGINE HEADERS.
 // Mirrors (UE_API_NOTES B.8): ScriptableToolsFramework ScriptableInteractiveTool.h
-// (UScriptableInteractiveTool: ToolName, ToolLongName, ToolCategory, ToolTooltip),
+// (UScriptableInteractiveTool: ToolName, ToolLongName, ToolCategory, ToolTooltip; the C++
+// overrides Setup() and OnTick(float)),
 // BaseTools/ScriptableSingleClickTool.h (TestIfHitByClick / OnHitByClick _Implementation,
 // FScriptableToolModifierStates), EditorScriptableToolsFramework
 // BaseTools/EditorScriptableSingleClickTool.h, and InteractiveToolsFramework InputState.h
@@ -40,6 +41,8 @@ public:
 	FText ToolTooltip;
 	FString CustomIconPath;
 	bool bShowToolInEditor = true;
+	virtual void Setup();
+	virtual void OnTick(float DeltaTime);
 };
 
 class UScriptableSingleClickTool : public UScriptableInteractiveTool

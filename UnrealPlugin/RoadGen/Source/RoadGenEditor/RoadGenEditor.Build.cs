@@ -1,4 +1,4 @@
-// Editor module: the editor subsystem (Generate / Regenerate / Clear), the Scriptable Tool and the
+// Editor module: the editor subsystem (Generate / Regenerate / Clear / FollowRoads), the Scriptable Tools and the
 // one place that calls the Rust library (RoadGenRunner). The only module that depends on RoadGenLib.
 using UnrealBuildTool;
 

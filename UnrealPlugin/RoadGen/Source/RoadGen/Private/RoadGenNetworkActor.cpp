@@ -48,9 +48,19 @@ TArray<UMaterialInterface*> ARoadGenNetworkActor::GetMaterialSet() const
 
 void ARoadGenNetworkActor::SetMeshes(UE::Geometry::FDynamicMesh3 (&Meshes)[RoadGenFeature::Count])
 {
+	const bool All[RoadGenFeature::Count] = {true, true, true};
+	SetMeshes(Meshes, All);
+}
+
+void ARoadGenNetworkActor::SetMeshes(UE::Geometry::FDynamicMesh3 (&Meshes)[RoadGenFeature::Count], const bool (&Kinds)[RoadGenFeature::Count])
+{
 	const TArray<UMaterialInterface*> Materials = GetMaterialSet();
 	for (int32 Kind = 0; Kind < RoadGenFeature::Count; ++Kind)
 	{
+		if (!Kinds[Kind])
+		{
+			continue;
+		}
 		if (UDynamicMeshComponent* Component = GetMeshComponent(Kind))
 		{
 			// UE_API_NOTES B.4: SetMesh(FDynamicMesh3&&), then slot i = material id i.

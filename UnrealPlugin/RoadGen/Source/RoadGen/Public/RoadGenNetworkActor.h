@@ -90,6 +90,9 @@ public:
 	/** Moves one mesh per feature kind into the components and sets their materials. */
 	void SetMeshes(UE::Geometry::FDynamicMesh3 (&Meshes)[RoadGenFeature::Count]);
 
+	/** As SetMeshes, for the kinds whose Kinds entry is true only; the others keep theirs. */
+	void SetMeshes(UE::Geometry::FDynamicMesh3 (&Meshes)[RoadGenFeature::Count], const bool (&Kinds)[RoadGenFeature::Count]);
+
 	/** Empties every mesh component. */
 	void ClearMeshes();
 

@@ -183,6 +183,7 @@ bool URoadGenEditorSubsystem::Generate(FString& OutMessage)
 	{
 		return false;
 	}
+	Live.Reset();
 	FScopedTransaction Transaction(LOCTEXT("GenerateTransaction", "Generate Road Network"));
 	if (Actor == nullptr)
 	{
@@ -213,6 +214,7 @@ bool URoadGenEditorSubsystem::Regenerate(FString& OutMessage)
 	{
 		return false;
 	}
+	Live.Reset();
 	FScopedTransaction Transaction(LOCTEXT("RegenerateTransaction", "Regenerate Road Network"));
 	Apply(*Actor, Roads, Result);
 	return true;
@@ -226,6 +228,7 @@ bool URoadGenEditorSubsystem::Clear(FString& OutMessage)
 		OutMessage = TEXT("no RoadGen Network actor in the level");
 		return false;
 	}
+	Live.Reset();
 	FScopedTransaction Transaction(LOCTEXT("ClearTransaction", "Clear Road Network"));
 	Actor->Modify();
 	Actor->GeneratedFrom.Reset();
@@ -239,12 +242,58 @@ bool URoadGenEditorSubsystem::Clear(FString& OutMessage)
 	return true;
 }
 
+bool URoadGenEditorSubsystem::FollowRoads(FString& OutMessage)
+{
+	UWorld* World = GetEditorWorld();
+	if (World == nullptr)
+	{
+		OutMessage = TEXT("no editor world");
+		return false;
+	}
+	ARoadGenNetworkActor* Actor = FindNetworkActor(World);
+	if (Actor == nullptr)
+	{
+		// The actor is made by one undoable Generate; the calls after it follow.
+		return Generate(OutMessage);
+	}
+	const TArray<FRoadGenRoad> Roads = CollectRoads(World);
+	FRoadGenResult Result;
+	bool KindChanged[RoadGenFeature::Count];
+	if (!Live.Sync(Roads, Actor->Settings, Result, KindChanged))
+	{
+		OutMessage = Result.Error;
+		return false;
+	}
+	if (!KindChanged[RoadGenFeature::Road] && !KindChanged[RoadGenFeature::Junction] && !KindChanged[RoadGenFeature::Block])
+	{
+		OutMessage = TEXT("unchanged");
+		return true;
+	}
+	Actor->GeneratedFrom = Roads;
+	Actor->Blocks = MoveTemp(Result.Blocks);
+	Actor->Diagnostics = MoveTemp(Result.Diagnostics);
+	TArray<FString>* Ids[RoadGenFeature::Count] = {&Actor->RoadIds, &Actor->JunctionIds, &Actor->BlockIds};
+	for (int32 Kind = 0; Kind < RoadGenFeature::Count; ++Kind)
+	{
+		if (KindChanged[Kind])
+		{
+			*Ids[Kind] = MoveTemp(Result.FeatureIds[Kind]);
+		}
+	}
+	Actor->SetMeshes(Result.Meshes, KindChanged);
+	OutMessage = FString::Printf(TEXT("%d roads: %d junctions, %d road pieces, %d blocks, %d diagnostics"), Roads.Num(),
+		Result.NumJunctions, Result.NumRoadPieces, Actor->Blocks.Num(), Actor->Diagnostics.Num());
+	return true;
+}
+
 void URoadGenEditorSubsystem::HandleRestoredByUndo(ARoadGenNetworkActor* Actor)
 {
 	if (Actor == nullptr)
 	{
 		return;
 	}
+	// The restored actor is no longer what FollowRoads last built.
+	Live.Reset();
 	if (Actor->GeneratedFrom.IsEmpty())
 	{
 		Actor->ClearMeshes();

@@ -162,83 +162,80 @@ bool RoadGen::IsLibraryCompatible()
 	return roadgen::CheckAbiVersion();
 }
 
-FRoadGenResult RoadGen::Run(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetworkSettings& Settings, bool bBuildMeshes)
+namespace
 {
-	FRoadGenResult Result;
-	if (!roadgen::CheckAbiVersion())
+	FString AbiMismatch()
 	{
-		Result.Error = FString::Printf(TEXT("the RoadGen library is version %u, the plugin was built for %u: rebuild the library"),
+		return FString::Printf(TEXT("the RoadGen library is version %u, the plugin was built for %u: rebuild the library"),
 			rg_abi_version(), static_cast<uint32>(ROADGEN_ABI_VERSION));
-		return Result;
 	}
 
-	roadgen::Input Input;
-	for (const FRoadGenRoad& Road : Roads)
+	FString Describe(const roadgen::Status& Status)
 	{
-		std::vector<RgSplinePoint> Points;
-		Points.reserve(static_cast<size_t>(Road.Points.Num()));
-		for (const FRoadGenSplinePoint& P : Road.Points)
-		{
-			RgSplinePoint Point{};
-			Point.location = ToRg(P.Location);
-			Point.arrive_tangent = ToRg(P.ArriveTangent);
-			Point.leave_tangent = ToRg(P.LeaveTangent);
-			Point.point_type = P.PointType;
-			Points.push_back(Point);
-		}
-		const size_t Index = Input.AddSpline(ToUtf8(Road.Id), std::move(Points), Road.Width, Road.Layer, Road.bClosedLoop);
-		ApplyProfile(Input, Index, Road.Profile);
-		if (Road.bOverrideCornerRadius)
-		{
-			Input.SetCornerRadius(Index, Road.CornerRadius);
-		}
+		return FString::Printf(TEXT("%s: %s"), UTF8_TO_TCHAR(roadgen::ResultName(Status.code)), UTF8_TO_TCHAR(Status.message.c_str()));
 	}
 
-	roadgen::Network Network;
-	if (!Network.valid())
+	roadgen::Input MakeInput(const TArray<FRoadGenRoad>& Roads)
 	{
-		Result.Error = FString(UTF8_TO_TCHAR(roadgen::LastError(0).c_str()));
-		return Result;
-	}
-	const roadgen::Status Status = Network.Generate(Input, MakeSettings(Settings, bBuildMeshes));
-	if (!Status.ok())
-	{
-		Result.Error = FString::Printf(TEXT("%s: %s"), UTF8_TO_TCHAR(roadgen::ResultName(Status.code)), UTF8_TO_TCHAR(Status.message.c_str()));
-		return Result;
+		roadgen::Input Input;
+		for (const FRoadGenRoad& Road : Roads)
+		{
+			std::vector<RgSplinePoint> Points;
+			Points.reserve(static_cast<size_t>(Road.Points.Num()));
+			for (const FRoadGenSplinePoint& P : Road.Points)
+			{
+				RgSplinePoint Point{};
+				Point.location = ToRg(P.Location);
+				Point.arrive_tangent = ToRg(P.ArriveTangent);
+				Point.leave_tangent = ToRg(P.LeaveTangent);
+				Point.point_type = P.PointType;
+				Points.push_back(Point);
+			}
+			const size_t Index = Input.AddSpline(ToUtf8(Road.Id), std::move(Points), Road.Width, Road.Layer, Road.bClosedLoop);
+			ApplyProfile(Input, Index, Road.Profile);
+			if (Road.bOverrideCornerRadius)
+			{
+				Input.SetCornerRadius(Index, Road.CornerRadius);
+			}
+		}
+		return Input;
 	}
 
-	const RgNetworkView View = Network.View();
-	Result.NumJunctions = static_cast<int32>(View.junction_count);
-	Result.NumRoadPieces = static_cast<int32>(View.piece_count);
-	for (const RgDiagnostic& D : roadgen::Diagnostics(View))
+	/** Fills Result from View: the 2D results, and the meshes of the kinds in Kinds. */
+	void FillResult(const RgNetworkView& View, const bool (&Kinds)[RoadGenFeature::Count], FRoadGenResult& Result)
 	{
-		FRoadGenDiagnostic& Out = Result.Diagnostics.AddDefaulted_GetRef();
-		Out.Code = ToFString(D.code_name);
-		Out.Road = ToFString(D.road);
-		Out.Message = ToFString(D.message);
-		Out.Position = FVector2D(D.position.x, D.position.y);
-	}
-	for (const RgBlock& B : roadgen::Blocks(View))
-	{
-		FRoadGenBlock& Out = Result.Blocks.AddDefaulted_GetRef();
-		Out.Id = ToFString(B.id);
-		Out.AreaCm2 = B.area;
-		Out.Outline = ToPolygon(B.polygon);
-		for (const RgPolygon& Lot : roadgen::Lots(B))
+		Result.NumJunctions = static_cast<int32>(View.junction_count);
+		Result.NumRoadPieces = static_cast<int32>(View.piece_count);
+		for (const RgDiagnostic& D : roadgen::Diagnostics(View))
 		{
-			Out.Lots.Add(ToPolygon(Lot));
+			FRoadGenDiagnostic& Out = Result.Diagnostics.AddDefaulted_GetRef();
+			Out.Code = ToFString(D.code_name);
+			Out.Road = ToFString(D.road);
+			Out.Message = ToFString(D.message);
+			Out.Position = FVector2D(D.position.x, D.position.y);
 		}
-	}
-	if (bBuildMeshes)
-	{
-		for (FDynamicMesh3& Mesh : Result.Meshes)
+		for (const RgBlock& B : roadgen::Blocks(View))
 		{
-			PrepareMesh(Mesh);
+			FRoadGenBlock& Out = Result.Blocks.AddDefaulted_GetRef();
+			Out.Id = ToFString(B.id);
+			Out.AreaCm2 = B.area;
+			Out.Outline = ToPolygon(B.polygon);
+			for (const RgPolygon& Lot : roadgen::Lots(B))
+			{
+				Out.Lots.Add(ToPolygon(Lot));
+			}
+		}
+		for (int32 Kind = 0; Kind < RoadGenFeature::Count; ++Kind)
+		{
+			if (Kinds[Kind])
+			{
+				PrepareMesh(Result.Meshes[Kind]);
+			}
 		}
 		for (const RgMesh& M : roadgen::Meshes(View))
 		{
 			const int32 Kind = static_cast<int32>(M.kind);
-			if (Kind < 0 || Kind >= RoadGenFeature::Count)
+			if (Kind < 0 || Kind >= RoadGenFeature::Count || !Kinds[Kind])
 			{
 				continue;
 			}
@@ -247,6 +244,94 @@ FRoadGenResult RoadGen::Run(const TArray<FRoadGenRoad>& Roads, const FRoadGenNet
 			Result.RefusedTriangles += AppendMesh(Result.Meshes[Kind], M, GroupId);
 		}
 	}
+}
+
+FRoadGenResult RoadGen::Run(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetworkSettings& Settings, bool bBuildMeshes)
+{
+	FRoadGenResult Result;
+	if (!roadgen::CheckAbiVersion())
+	{
+		Result.Error = AbiMismatch();
+		return Result;
+	}
+	roadgen::Network Network;
+	if (!Network.valid())
+	{
+		Result.Error = FString(UTF8_TO_TCHAR(roadgen::LastError(0).c_str()));
+		return Result;
+	}
+	const roadgen::Status Status = Network.Generate(MakeInput(Roads), MakeSettings(Settings, bBuildMeshes));
+	if (!Status.ok())
+	{
+		Result.Error = Describe(Status);
+		return Result;
+	}
+	const bool Kinds[RoadGenFeature::Count] = {bBuildMeshes, bBuildMeshes, bBuildMeshes};
+	FillResult(Network.View(), Kinds, Result);
 	Result.bOk = true;
 	return Result;
+}
+
+FRoadGenLive::FRoadGenLive() : Follower(std::make_unique<roadgen::Follower>())
+{
+}
+
+FRoadGenLive::~FRoadGenLive() = default;
+
+void FRoadGenLive::Reset()
+{
+	Follower->Reset();
+}
+
+bool FRoadGenLive::Sync(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetworkSettings& Settings, FRoadGenResult& OutResult,
+	bool (&OutKindChanged)[RoadGenFeature::Count])
+{
+	for (bool& Changed : OutKindChanged)
+	{
+		Changed = false;
+	}
+	OutResult = FRoadGenResult();
+	if (!roadgen::CheckAbiVersion())
+	{
+		OutResult.Error = AbiMismatch();
+		return false;
+	}
+	roadgen::SyncReport Report;
+	const roadgen::Status Status = Follower->Sync(MakeInput(Roads), MakeSettings(Settings, /*bBuildMeshes=*/true), &Report);
+	if (!Status.ok())
+	{
+		OutResult.Error = Describe(Status);
+		return false;
+	}
+	OutResult.bOk = true;
+	if (Report.unchanged())
+	{
+		return true;
+	}
+	const roadgen::Network& Network = Follower->network();
+	if (Report.generated)
+	{
+		for (bool& Changed : OutKindChanged)
+		{
+			Changed = true;
+		}
+	}
+	else
+	{
+		// A kind changes where a feature's mesh was built again or a feature went away.
+		const RgChangesView Changes = Network.Changes();
+		for (const roadgen::Span<RgFeatureRef> List : {roadgen::Remeshed(Changes), roadgen::Removed(Changes)})
+		{
+			for (const RgFeatureRef& Ref : List)
+			{
+				const int32 Kind = static_cast<int32>(Ref.kind);
+				if (Kind >= 0 && Kind < RoadGenFeature::Count)
+				{
+					OutKindChanged[Kind] = true;
+				}
+			}
+		}
+	}
+	FillResult(Network.View(), OutKindChanged, OutResult);
+	return true;
 }

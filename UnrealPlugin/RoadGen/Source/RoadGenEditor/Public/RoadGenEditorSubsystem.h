@@ -4,6 +4,7 @@
 
 #include "CoreMinimal.h"
 #include "EditorSubsystem.h"
+#include "RoadGenRunner.h"
 #include "RoadGenTypes.h"
 
 #include "RoadGenEditorSubsystem.generated.h"
@@ -40,6 +41,19 @@ public:
 	UFUNCTION(BlueprintCallable, Category = "RoadGen")
 	bool Clear(FString& OutMessage);
 
+	/**
+	 * Follows the level's roads (the Follow Roads tool calls it every frame): when they differ
+	 * from the last call's, only the roads that changed go to the library, which builds again
+	 * only the junctions, road pieces and blocks they reach, and only the mesh components of the
+	 * kinds that changed get new meshes. Cheap when nothing changed. The first call (or one
+	 * after Generate, Regenerate, Clear, undo or new settings) builds everything; with no
+	 * network actor yet it runs Generate. Not a transaction of its own: the spline edits are the
+	 * undoable steps, and the next call follows what their undo brings back. Diagnostics are not
+	 * sent to the message log (Generate does that). False when the library refused the roads.
+	 */
+	UFUNCTION(BlueprintCallable, Category = "RoadGen")
+	bool FollowRoads(FString& OutMessage);
+
 	/** The roads of a world, read from their splines (thin: see URoadGenRoadComponent). */
 	static TArray<FRoadGenRoad> CollectRoads(UWorld* World);
 
@@ -63,4 +77,7 @@ private:
 	void HandleRestoredByUndo(ARoadGenNetworkActor* Actor);
 
 	FDelegateHandle UndoHandle;
+
+	/** The network FollowRoads keeps between calls. */
+	FRoadGenLive Live;
 };

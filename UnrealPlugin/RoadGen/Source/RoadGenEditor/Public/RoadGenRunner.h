@@ -3,9 +3,16 @@
 // thread; nothing of roadgen.h leaks into this header.
 #pragma once
 
+#include <memory>
+
 #include "CoreMinimal.h"
 #include "DynamicMesh/DynamicMesh3.h"
 #include "RoadGenTypes.h"
+
+namespace roadgen
+{
+	class Follower;
+}
 
 /** What one generation produced. */
 struct ROADGENEDITOR_API FRoadGenResult
@@ -38,3 +45,33 @@ namespace RoadGen
 	 */
 	ROADGENEDITOR_API FRoadGenResult Run(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetworkSettings& Settings, bool bBuildMeshes);
 }
+
+/**
+ * Follows the level's roads while they are edited (RoadGen.hpp's roadgen::Follower): each Sync
+ * hands the library only the roads that differ from the last Sync's, so that only the junctions,
+ * road pieces, blocks and meshes they reach are built again; the result is always what Run
+ * gives for the same roads. UObject-free; one caller at a time.
+ */
+class ROADGENEDITOR_API FRoadGenLive
+{
+public:
+	FRoadGenLive();
+	~FRoadGenLive();
+	FRoadGenLive(const FRoadGenLive&) = delete;
+	FRoadGenLive& operator=(const FRoadGenLive&) = delete;
+
+	/**
+	 * Brings the network up to Roads built with Settings. False, with OutResult.Error, when the
+	 * library refused (the next Sync generates everything again). On success OutResult holds the
+	 * 2D results, and the meshes and feature ids of each kind whose OutKindChanged is true: only
+	 * those mesh components need new meshes. All false: nothing changed since the last Sync.
+	 */
+	bool Sync(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetworkSettings& Settings, FRoadGenResult& OutResult,
+		bool (&OutKindChanged)[RoadGenFeature::Count]);
+
+	/** Forgets the network: the next Sync generates everything. */
+	void Reset();
+
+private:
+	std::unique_ptr<roadgen::Follower> Follower;
+};

@@ -4,8 +4,8 @@
 // includes, and what tests/capi/driver.cpp exercises (compiled with -fno-exceptions -fno-rtti).
 //
 // Rules this header keeps:
-// - No exceptions, no RTTI, no iostream; only <cstddef>, <cstdint>, <cstring>, <string>,
-//   <utility> and <vector>. std::string / std::vector stay on this side of the C ABI.
+// - No exceptions, no RTTI, no iostream; only <algorithm>, <cstddef>, <cstdint>, <cstring>,
+//   <string>, <utility> and <vector>. std::string / std::vector stay on this side of the C ABI.
 // - Nothing allocated by the library is freed here and nothing allocated here is freed by the
 //   library: the only owner is roadgen::Network, which frees its handle exactly once.
 // - Every call's outcome is a roadgen::Status (code and message); nothing aborts or throws.
@@ -19,6 +19,7 @@
 
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -318,6 +319,188 @@ private:
     }
 
     RgHandle handle_ = 0;
+};
+
+/// What one Follower::Sync did.
+struct SyncReport {
+    /// Generate ran (the first Sync, new settings, a road id given twice, or after a failure):
+    /// every feature and mesh of the view is new.
+    bool generated = false;
+    /// Roads handed to the library as added or changed (all of them when `generated`).
+    std::size_t upserted = 0;
+    /// Road ids handed to Update as removed.
+    std::size_t removed = 0;
+
+    /// True when the network did not change (nothing to redraw).
+    bool unchanged() const { return !generated && upserted == 0 && removed == 0; }
+};
+
+/// Follows a set of roads that changes over time, as an editor's splines do while one is being
+/// dragged: each Sync takes the whole current input and hands the library only what differs
+/// from the last Sync (roads whose id is new or whose data changed, and ids that are gone) as
+/// one Update, so that only the junctions, road pieces, blocks and meshes they reach are built
+/// again. The network is always exactly what Generate gives for the input of the last
+/// successful Sync. Roads are matched by id; their data (points, tangents, width, layer,
+/// closed, profile) is compared bit for bit.
+class Follower {
+public:
+    /// Brings the network up to `input` built with `settings` (see the class comment). Generate
+    /// runs instead of Update on the first call, when `settings` differ from the last call's,
+    /// and while `input` gives some id twice (the library keeps the first road of an id; an
+    /// Update could not say which). A failed call leaves the network as it was and the next
+    /// call generates again.
+    Status Sync(const Input& input, const RgSettings& settings, SyncReport* report = nullptr) {
+        SyncReport r;
+        std::vector<Entry> now;
+        now.reserve(input.Count());
+        for (std::size_t i = 0; i < input.Count(); ++i) {
+            const RgSpline& s = input.Splines()[i];
+            now.push_back(Entry{std::string(s.id != nullptr ? s.id : "", s.id != nullptr ? s.id_len : 0), Fingerprint(s), i});
+        }
+        std::sort(now.begin(), now.end(), [](const Entry& a, const Entry& b) { return a.id < b.id; });
+        bool repeated = false;
+        for (std::size_t i = 1; i < now.size(); ++i) {
+            repeated = repeated || now[i].id == now[i - 1].id;
+        }
+        const std::string key = Fingerprint(settings);
+        if (!synced_ || repeated || key != settings_key_) {
+            synced_ = false;
+            Status st = net_.Generate(input, settings);
+            if (st.ok()) {
+                r.generated = true;
+                r.upserted = input.Count();
+                last_ = std::move(now);
+                settings_key_ = key;
+                // With an id given twice the next Sync cannot tell which road changed.
+                synced_ = !repeated;
+            }
+            if (report != nullptr) {
+                *report = r;
+            }
+            return st;
+        }
+        // Both lists are sorted by id: walk them together.
+        std::vector<RgSpline> changed;
+        std::vector<RgStr> gone;
+        std::size_t a = 0, b = 0;
+        while (a < last_.size() || b < now.size()) {
+            if (b == now.size() || (a < last_.size() && last_[a].id < now[b].id)) {
+                gone.push_back(RgStr{last_[a].id.data(), last_[a].id.size()});
+                ++a;
+            } else if (a == last_.size() || now[b].id < last_[a].id) {
+                changed.push_back(input.Splines()[now[b].index]);
+                ++b;
+            } else {
+                if (last_[a].data != now[b].data) {
+                    changed.push_back(input.Splines()[now[b].index]);
+                }
+                ++a;
+                ++b;
+            }
+        }
+        r.upserted = changed.size();
+        r.removed = gone.size();
+        Status st;
+        if (!r.unchanged()) {
+            st = net_.Update(changed.empty() ? nullptr : changed.data(), changed.size(), gone.empty() ? nullptr : gone.data(),
+                             gone.size());
+            if (!st.ok()) {
+                synced_ = false;
+                r = SyncReport();
+            }
+        }
+        // `gone` points into `last_`: replaced only now.
+        if (st.ok()) {
+            last_ = std::move(now);
+        }
+        if (report != nullptr) {
+            *report = r;
+        }
+        return st;
+    }
+
+    /// The followed network: its View() and, after a Sync that updated it, its Changes() (the
+    /// meshes to replace are in `remeshed`, the features gone in `removed`).
+    const Network& network() const { return net_; }
+
+    /// Forgets everything: the next Sync generates.
+    void Reset() {
+        net_.Reset();
+        net_ = Network();
+        last_.clear();
+        settings_key_.clear();
+        synced_ = false;
+    }
+
+private:
+    struct Entry {
+        std::string id;
+        std::string data;
+        std::size_t index;
+    };
+
+    template <typename T>
+    static void Put(std::string& out, const T& v) {
+        out.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+    static void Put(std::string& out, const RgVec3& v) {
+        Put(out, v.x);
+        Put(out, v.y);
+        Put(out, v.z);
+    }
+    static void Put(std::string& out, const RgProfile& p) {
+        Put(out, p.curb_height);
+        Put(out, p.curb_width);
+        Put(out, p.sidewalk_left);
+        Put(out, p.sidewalk_right);
+    }
+
+    /// A road's data, field by field (no padding bytes), bit for bit.
+    static std::string Fingerprint(const RgSpline& s) {
+        std::string out;
+        out.reserve(64 + s.point_count * 80);
+        Put(out, s.width);
+        Put(out, s.layer);
+        Put(out, s.closed);
+        Put(out, s.auto_tangents);
+        Put(out, s.profile_mask);
+        Put(out, s.profile);
+        Put(out, s.corner_radius);
+        Put(out, s.point_count);
+        for (std::size_t i = 0; s.points != nullptr && i < s.point_count; ++i) {
+            const RgSplinePoint& p = s.points[i];
+            Put(out, p.location);
+            Put(out, p.arrive_tangent);
+            Put(out, p.leave_tangent);
+            Put(out, p.point_type);
+        }
+        return out;
+    }
+
+    /// The settings, field by field, bit for bit.
+    static std::string Fingerprint(const RgSettings& s) {
+        std::string out;
+        Put(out, s.units);
+        Put(out, s.frame);
+        Put(out, s.tolerance);
+        Put(out, s.snap_distance);
+        Put(out, s.clearance);
+        Put(out, s.corner_radius);
+        Put(out, s.merge_distance);
+        Put(out, s.min_block_area);
+        Put(out, s.max_coordinate);
+        Put(out, s.profile);
+        Put(out, s.strict);
+        Put(out, s.build_meshes);
+        return out;
+    }
+
+    Network net_;
+    /// The roads of the last successful Sync, sorted by id.
+    std::vector<Entry> last_;
+    std::string settings_key_;
+    /// The network is the Generate or Update of `last_` with the settings of `settings_key_`.
+    bool synced_ = false;
 };
 
 // Iteration over a view: each returns a Span over library-owned memory.
