@@ -541,19 +541,35 @@ impl Session {
             settle!(lnet.junctions, self.net.junctions, self.junction_box, self.extents.junctions, ext.junctions);
             settle!(lnet.pieces, self.net.pieces, self.piece_box, self.extents.pieces, ext.pieces);
             // The diagnostics to replace: in the dirty region, or in a feature (old or new) that
-            // meets it; each must come from a trusted part of the window.
+            // meets it and differs; each must come from a trusted part of the window. A feature
+            // that comes out the same (and trusted, as every feature meeting the region now is)
+            // keeps the diagnostics of its making.
             let mut diag_region = z.clone();
-            for b in self.junction_box.iter().chain(&self.piece_box) {
-                if z.meets(*b) {
-                    diag_region.add(*b);
-                }
+            macro_rules! differing {
+                ($new:expr, $old:expr, $boxes:expr) => {{
+                    for (o, b) in $old.iter().zip($boxes.iter()) {
+                        if z.meets(*b)
+                            && $new
+                                .binary_search_by(|f| f.id.as_str().cmp(o.id.as_str()))
+                                .map_or(true, |i| $new[i] != *o)
+                        {
+                            diag_region.add(*b);
+                        }
+                    }
+                    for f in $new.iter() {
+                        let b = surface_box(&f.polygon);
+                        if z.meets(b)
+                            && $old
+                                .binary_search_by(|o| o.id.as_str().cmp(f.id.as_str()))
+                                .map_or(true, |i| $old[i] != *f)
+                        {
+                            diag_region.add(b);
+                        }
+                    }
+                }};
             }
-            for p in lnet.junctions.iter().map(|j| &j.polygon).chain(lnet.pieces.iter().map(|p| &p.polygon)) {
-                let b = surface_box(p);
-                if z.meets(b) {
-                    diag_region.add(b);
-                }
-            }
+            differing!(lnet.junctions, self.net.junctions, self.junction_box);
+            differing!(lnet.pieces, self.net.pieces, self.piece_box);
             // A diagnostic comes from the making of a feature whose outline holds its position:
             // every such feature, old or new, must be trusted for the diagnostics there (old
             // ones dropped, new ones taken) to be the full build's.
