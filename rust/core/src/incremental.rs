@@ -576,21 +576,16 @@ impl Session {
             let local_features = lnet
                 .junctions
                 .iter()
-                .map(|j| (&j.id, &j.polygon, &ext.junctions))
-                .chain(lnet.pieces.iter().map(|f| (&f.id, &f.polygon, &ext.pieces)));
-            let old_features = self
-                .net
-                .junctions
-                .iter()
-                .map(|j| (&j.id, &j.polygon, &self.extents.junctions))
-                .chain(self.net.pieces.iter().map(|f| (&f.id, &f.polygon, &self.extents.pieces)));
+                .map(|j| (&j.id, surface_box(&j.polygon), &ext.junctions))
+                .chain(lnet.pieces.iter().map(|f| (&f.id, surface_box(&f.polygon), &ext.pieces)));
+            // The old features' boxes are kept: no outline of the whole network is read.
+            let old_features = (self.net.junctions.iter().zip(&self.junction_box))
+                .map(|(j, b)| (&j.id, *b, &self.extents.junctions))
+                .chain(self.net.pieces.iter().zip(&self.piece_box).map(|(f, b)| (&f.id, *b, &self.extents.pieces)));
             // Only a feature whose box meets the region can hold a diagnostic in it.
             let sources: Vec<(Bbox, Bbox)> = local_features
                 .chain(old_features)
-                .filter_map(|(id, poly, exts)| {
-                    let b = surface_box(poly);
-                    diag_region.meets(b).then(|| (b, exts.get(id).copied().unwrap_or(b)))
-                })
+                .filter_map(|(id, b, exts)| diag_region.meets(b).then(|| (b, exts.get(id).copied().unwrap_or(b))))
                 .collect();
             for d in diags.iter().chain(self.stage_diags.iter()) {
                 let p = ([d.position.x, d.position.y], [d.position.x, d.position.y]);
@@ -739,6 +734,7 @@ impl Session {
             let ray = ([m.x.min(far.x), m.y.min(far.y)], [m.x.max(far.x), m.y.max(far.y)]);
             let blocked = |p: &Polygon, b: &Bbox| {
                 meets(*b, ray)
+                    && segment_meets(m, far, *b)
                     && std::iter::once(&p.exterior)
                         .chain(&p.holes)
                         .any(|r| (0..r.len()).any(|k| segment_hit(m, far, r[k], r[(k + 1) % r.len()]) != SegHit::None))
@@ -1151,6 +1147,55 @@ fn meets(a: Bbox, b: Bbox) -> bool {
     a.0[0] <= b.1[0] && b.0[0] <= a.1[0] && a.0[1] <= b.1[1] && b.0[1] <= a.1[1]
 }
 
+/// Whether the segment from `a` to `b` meets the box `bx` (closed): the slab test, the part of
+/// the segment's parameter range inside both slabs is not empty.
+fn segment_meets(a: Point, b: Point, bx: Bbox) -> bool {
+    if !(bx.0[0] <= bx.1[0] && bx.0[1] <= bx.1[1]) {
+        return false; // an empty box
+    }
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, d, lo, hi) in [(a.x, b.x - a.x, bx.0[0], bx.1[0]), (a.y, b.y - a.y, bx.0[1], bx.1[1])] {
+        if d == 0.0 {
+            if p < lo || p > hi {
+                return false;
+            }
+            continue;
+        }
+        let (u, v) = ((lo - p) / d, (hi - p) / d);
+        let (u, v) = if u <= v { (u, v) } else { (v, u) };
+        t0 = t0.max(u);
+        t1 = t1.min(v);
+        if t0 > t1 {
+            return false;
+        }
+    }
+    true
+}
+
 fn contains(outer: Bbox, inner: Bbox) -> bool {
     outer.0[0] <= inner.0[0] && outer.0[1] <= inner.0[1] && inner.1[0] <= outer.1[0] && inner.1[1] <= outer.1[1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_meets_boxes_it_crosses_only() {
+        let bx: Bbox = ([0.0, 0.0], [1.0, 1.0]);
+        let p = Point::new;
+        // Through, touching a corner, ending inside, along an edge.
+        assert!(segment_meets(p(-1.0, 0.5), p(2.0, 0.5), bx));
+        assert!(segment_meets(p(-1.0, 2.0), p(2.0, -1.0), bx));
+        assert!(segment_meets(p(0.5, 0.5), p(9.0, 9.0), bx));
+        assert!(segment_meets(p(-1.0, 0.0), p(2.0, 0.0), bx));
+        assert!(segment_meets(p(0.0, 2.0), p(2.0, 0.0), bx));
+        // Passing by, stopping short, vertical outside, parallel above.
+        assert!(!segment_meets(p(-1.0, 3.5), p(3.5, -1.0), bx));
+        assert!(!segment_meets(p(-3.0, 0.5), p(-0.1, 0.5), bx));
+        assert!(!segment_meets(p(1.5, -5.0), p(1.5, 5.0), bx));
+        assert!(!segment_meets(p(-5.0, 1.5), p(5.0, 1.5), bx));
+        // A box that holds nothing meets nothing.
+        assert!(!segment_meets(p(-1.0, 0.5), p(2.0, 0.5), EMPTY));
+    }
 }
