@@ -585,7 +585,8 @@ impl Session {
             // Only a feature whose box meets the region can hold a diagnostic in it.
             let sources: Vec<(Bbox, Bbox)> = local_features
                 .chain(old_features)
-                .filter_map(|(id, b, exts)| diag_region.meets(b).then(|| (b, exts.get(id).copied().unwrap_or(b))))
+                .filter(|&(_, b, _)| diag_region.meets(b))
+                .map(|(id, b, exts)| (b, exts.get(id).copied().unwrap_or(b)))
                 .collect();
             for d in diags.iter().chain(self.stage_diags.iter()) {
                 let p = ([d.position.x, d.position.y], [d.position.x, d.position.y]);
