@@ -330,9 +330,10 @@ fn inset(block: &Polygon, band: f64, settings: &Settings) -> Option<Vec<Polygon>
     Some(lots)
 }
 
-/// Cuts off every part of a lot's ring that leaves it and comes back within `width` metres: a
-/// spike or notch thinner than that and at least [`SPIKE_MIN_LENGTH`] widths long (the polygon
-/// library's inset of a block with a crack points one at the crack). Where two vertices lie
+/// Cuts off every part of a block's or lot's ring that leaves it and comes back within `width`
+/// metres: a spike or notch thinner than that and at least [`SPIKE_MIN_LENGTH`] widths long (a
+/// crack between two road surfaces; the polygon library's inset of a block with a crack points
+/// one at the crack). Where two vertices lie
 /// within `width` of each other and the shorter way round between them is that long and
 /// encloses less than `width` times its length, the vertices between them go. Keeps at least
 /// three vertices.
@@ -533,6 +534,14 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
                 })
             });
             let (base, profile) = name_from(corner, best.map(|(pi, k)| (pieces[pi], k)), settings);
+            // A crack between two road surfaces thinner than the tolerance is no part of a block.
+            let before = polygon.clone();
+            for ring in std::iter::once(&mut polygon.exterior).chain(polygon.holes.iter_mut()) {
+                cut_thin_spikes(ring, settings.tolerance);
+            }
+            if polygon != before && crate::validate::check_polygon(&polygon).is_err() {
+                polygon = before;
+            }
             simplify_polygon(&mut polygon);
             ((base, corner, Block { id: String::new(), polygon, area, profile, lots: Vec::new() }), dist2)
         })

@@ -263,13 +263,14 @@ pub(crate) fn dedup_ring_within(ring: &mut Vec<Point>, eps: f64) {
 /// Removes from a ring every vertex that is closer than `sqrt(min_area)` to the vertex before it,
 /// that makes a triangle smaller than `min_area` with its two neighbours (in line with them), or
 /// that lies less than `min_height` from the line through them, or whose neighbours are closer
-/// than `min_height` to each other (a spike or notch thinner than that, however long): such
-/// vertices only give meshes slivers. Keeps at least three vertices.
+/// than `min_height` or `sqrt(min_area)` to each other (a spike or notch thinner than that,
+/// however long): such vertices only give meshes slivers. Keeps at least three vertices.
 pub(crate) fn simplify_ring(ring: &mut Vec<Point>, min_area: f64, min_height: f64) {
     let min_len = min_area.sqrt();
+    let min_base = min_len.max(min_height);
     let small = |a: Point, b: Point, c: Point| {
         let twice = b.sub(a).cross(c.sub(a)).abs();
-        b.dist(a) < min_len || 0.5 * twice < min_area || twice < min_height * c.dist(a) || c.dist(a) < min_height
+        b.dist(a) < min_len || 0.5 * twice < min_area || twice < min_height * c.dist(a) || c.dist(a) < min_base
     };
     // Each pass is linear (a stack walk); a pass that removes nothing ends the loop, and every
     // other pass removes at least one vertex.
@@ -345,5 +346,32 @@ mod tests {
         // A vertex further than `merge` from both ends stays.
         assert_eq!(line.cut(2.0, 10.5, merge).len(), 3);
         assert_eq!(line.cut(9.5, 15.0, merge).len(), 3);
+    }
+
+    /// A spike whose neighbours lie closer together than the square root of the smallest
+    /// triangle goes, however much wider than `min_height` its base is; a corner a few
+    /// millimetres across stays.
+    #[test]
+    fn simplify_drops_a_spike_on_a_sub_millimetre_base() {
+        let (min_area, min_height) = (1e-6, 1.0 / 8192.0);
+        let p = Point::new;
+        // A square with a spike 10 mm long on a base of 0.35 mm in its top edge.
+        let mut ring = vec![
+            p(0.0, 0.0),
+            p(1.0, 0.0),
+            p(1.0, 1.0),
+            p(0.5, 1.0),
+            p(0.5 + 0.008, 1.006),
+            p(0.5 - 0.00035, 1.0),
+            p(0.0, 1.0),
+        ];
+        simplify_ring(&mut ring, min_area, min_height);
+        assert_eq!(ring, vec![p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]);
+        // A notch 5 mm wide and 5 mm deep stays.
+        let mut notch =
+            vec![p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.5, 1.0), p(0.4975, 0.995), p(0.495, 1.0), p(0.0, 1.0)];
+        let before = notch.clone();
+        simplify_ring(&mut notch, min_area, min_height);
+        assert_eq!(notch, before);
     }
 }

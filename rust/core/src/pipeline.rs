@@ -1171,7 +1171,7 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
         j.polygon.holes = kept;
         // A fallback outline's corner patches are grown by a hair: a vertex of the grown patch
         // can lie that far from a corner, so twins lie within twice that.
-        drop_twins(&mut j.polygon, cs, 2.0 * COINCIDENT_SHARE * snap);
+        drop_twins(&mut j.polygon, cs, 2.0 * COINCIDENT_SHARE * snap, snap);
     });
 }
 
@@ -1181,16 +1181,17 @@ fn stitch_mouths(net: &mut Network, snap: f64) {
 /// junction's mesh triangles too small to keep, and with them lose the corner) are removed.
 /// Another pass of the ring through the same spot is left alone. Then a corner that makes a
 /// triangle smaller than the mesh keeps with its two neighbours (a tooth of a millimetre left
-/// by the booleans beside it) loses the nearer neighbour that is not a corner, until it does
-/// not. Each change is kept when the polygon stays valid.
-fn drop_twins(polygon: &mut Polygon, cs: &[(Point, usize)], eps: f64) {
+/// by the booleans beside it) loses the nearer neighbour that is not a corner and lies within
+/// `tolerance` of the outline without it, until it does not. Each change is kept when the
+/// polygon stays valid.
+fn drop_twins(polygon: &mut Polygon, cs: &[(Point, usize)], eps: f64, tolerance: f64) {
     let near = |v: &Point| cs.iter().any(|(c, _)| *v != *c && v.dist(*c) <= eps);
     if std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).flatten().any(near) {
         per_corner(polygon, cs.iter().map(|c| c.0), |p, c| drop_twins_of(p, c, cs, eps));
     }
     // Most junctions have no such corner: nothing to copy or check then.
     if cs.iter().any(|&(c, _)| sliver_at(polygon, c)) {
-        per_corner(polygon, cs.iter().map(|c| c.0), |p, c| clear_tooth_at(p, c, cs));
+        per_corner(polygon, cs.iter().map(|c| c.0), |p, c| clear_tooth_at(p, c, cs, tolerance));
     }
 }
 
@@ -1264,22 +1265,19 @@ fn sliver_at(polygon: &Polygon, c: Point) -> bool {
         .any(|r| r.iter().position(|v| *v == c).is_some_and(|k| tooth(r, k)))
 }
 
-/// The most outline area (square metres; a square centimetre) that taking away a vertex beside
-/// a mouth corner may change, in [`drop_twins`]'s second step: the teeth it clears are a
-/// millimetre across.
-const TOOTH_MAX_AREA: f64 = 1e-4;
-
-/// [`drop_twins`]'s second step for the one corner `c` of `cs`, unchecked.
-fn clear_tooth_at(polygon: &mut Polygon, c: Point, cs: &[(Point, usize)]) {
+/// [`drop_twins`]'s second step for the one corner `c` of `cs`, unchecked: a neighbour of `c`
+/// that is not a corner may go when the outline moves by no more than `tolerance` metres where
+/// it was (its distance from the line that replaces its two edges).
+fn clear_tooth_at(polygon: &mut Polygon, c: Point, cs: &[(Point, usize)], tolerance: f64) {
     for ring in std::iter::once(&mut polygon.exterior).chain(polygon.holes.iter_mut()) {
         let Some(mut k) = ring.iter().position(|v| *v == c) else { continue };
         while tooth(ring, k) {
             let n = ring.len();
             let (prev, next) = ((k + n - 1) % n, (k + 1) % n);
-            // A neighbour may go if it is not a corner and taking it away changes the outline
-            // by less than `TOOTH_MAX_AREA`; the nearer of two such.
-            let cost = |i: usize, far: usize| 0.5 * ring[far].sub(ring[i]).cross(c.sub(ring[i])).abs();
-            let may = |i: usize, far: usize| !cs.iter().any(|o| o.0 == ring[i]) && cost(i, far) < TOOTH_MAX_AREA;
+            // A neighbour may go if it is not a corner and lies within `tolerance` of the line
+            // from `c` to the vertex beyond it; the nearer of two such.
+            let height = |i: usize, far: usize| crate::geom::project_on_segment(ring[i], c, ring[far]).1;
+            let may = |i: usize, far: usize| !cs.iter().any(|o| o.0 == ring[i]) && height(i, far) <= tolerance;
             let gone = match (may(prev, (k + n - 2) % n), may(next, (k + 2) % n)) {
                 (false, false) => break,
                 (true, false) => prev,
