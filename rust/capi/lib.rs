@@ -491,8 +491,9 @@ pub unsafe extern "C" fn rg_update(
             edits.push(Edit::Remove(String::from_utf8_lossy(bytes).into_owned()));
         }
         let out = if changes.is_null() { None } else { Some(out_ref(changes, "changes")?) };
-        // The views point into the meshes: drop them before anything changes.
-        state.output = None;
+        // The mesh views point into the meshes: nothing reads them again once the meshes change
+        // (the junctions', pieces' and blocks' parts own what they point to and are reused).
+        let previous = state.output.take();
         state.changes = None;
         let state = &mut *state;
         let Some(session) = state.session.as_mut() else {
@@ -512,7 +513,15 @@ pub unsafe extern "C" fn rg_update(
                 state.meshes.extend(keyed(sink));
             }
         }
-        state.output = Some(Output::new(session.network(), state.meshes.values(), f));
+        state.output = Some(match (&result, previous) {
+            // Only what the update added or changed is converted again.
+            (Ok(c), Some(previous)) if !c.stats.full_build => {
+                let stale: std::collections::BTreeSet<(FeatureKind, &str)> =
+                    c.added.iter().chain(&c.changed).map(|(k, id)| (*k, id.as_str())).collect();
+                Output::renewed(previous, &stale, session.network(), state.meshes.values(), f)
+            }
+            _ => Output::new(session.network(), state.meshes.values(), f),
+        });
         let c = result.map_err(core_failure)?;
         let view = ChangesOut::new(&c, state.build_meshes);
         if let Some(out) = out {

@@ -2,22 +2,44 @@
 //! `#[repr(C)]` views that point into them. Nothing is written after the views are made, so the
 //! pointers stay valid for as long as the `Output` lives.
 
+use std::collections::BTreeSet;
 use std::ffi::c_char;
 
-use roadgen_core::{DiagnosticCode, FeatureKind, MaterialSlot, MeshSink, MeshVertex, Network, Polygon as CorePolygon};
+use roadgen_core::{
+    Block, DiagnosticCode, FeatureKind, Junction, MaterialSlot, MeshSink, MeshVertex, Network, Polygon as CorePolygon,
+    RoadPiece,
+};
 
 use crate::frame::Frame;
 use crate::types::*;
 
-/// Storage and views of one result.
+/// The boxes that views point into: every string, point array, ring array and list.
 #[derive(Default)]
-pub(crate) struct Output {
+struct Store {
     strings: Vec<Box<[u8]>>,
     points: Vec<Box<[RgVec2]>>,
     points3: Vec<Box<[RgVec3]>>,
     rings: Vec<Box<[RgRing]>>,
     polygons: Vec<Box<[RgPolygon]>>,
     string_lists: Vec<Box<[RgStr]>>,
+}
+
+/// One feature's view and the boxes it points into (moving a part keeps its pointers valid:
+/// they point into the heap).
+struct Part<V> {
+    view: V,
+    _store: Store,
+}
+
+/// Storage and views of one result. Junctions, road pieces and blocks are kept as parts, with
+/// their ids, in the network's order (by id), so that an update converts again only the
+/// features it added or changed.
+#[derive(Default)]
+pub(crate) struct Output {
+    store: Store,
+    junction_parts: Vec<(String, Part<RgJunction>)>,
+    piece_parts: Vec<(String, Part<RgRoadPiece>)>,
+    block_parts: Vec<(String, Part<RgBlock>)>,
     junctions: Vec<RgJunction>,
     pieces: Vec<RgRoadPiece>,
     blocks: Vec<RgBlock>,
@@ -133,63 +155,58 @@ impl Output {
     /// The views of `net` and of `meshes` in the caller's frame. The mesh views point into
     /// `meshes`, which must outlive this value and not change while it lives.
     pub(crate) fn new<'a>(net: &Network, meshes: impl Iterator<Item = &'a MeshData>, frame: Frame) -> Self {
+        Self::renewed(Output::default(), &BTreeSet::new(), net, meshes, frame)
+    }
+
+    /// As [`Output::new`], reusing the junctions, road pieces and blocks of `previous` (made
+    /// with the same `frame`) that are not in `stale` (kind and id: what an update added or
+    /// changed); a feature that is gone is dropped with its part. Diagnostics and mesh views
+    /// are made again.
+    pub(crate) fn renewed<'a>(
+        mut previous: Output,
+        stale: &BTreeSet<(FeatureKind, &str)>,
+        net: &Network,
+        meshes: impl Iterator<Item = &'a MeshData>,
+        frame: Frame,
+    ) -> Self {
         let mut out = Output::default();
-        for j in &net.junctions {
-            let roads: Vec<RgStr> = j.roads.iter().map(|r| out.string(r)).collect();
-            let (roads, road_count) = out.string_list(roads);
-            let view = RgJunction {
-                id: out.string(&j.id),
-                center: frame.point2_out(j.center),
-                degree: j.degree,
-                roads,
-                road_count,
-                polygon: out.polygon(&j.polygon, frame),
-            };
-            out.junctions.push(view);
-        }
-        for p in &net.pieces {
-            let line: Box<[RgVec3]> = p.centerline.iter().map(|&q| frame.point_out(q)).collect();
-            let (centerline, centerline_count) = (line.as_ptr(), line.len());
-            out.points3.push(line);
-            let view = RgRoadPiece {
-                id: out.string(&p.id),
-                road: out.string(&p.road),
-                from: out.optional(p.from.as_deref()),
-                to: out.optional(p.to.as_deref()),
-                width: frame.length_out(p.width),
-                start: frame.length_out(p.start),
-                end: frame.length_out(p.end),
-                centerline,
-                centerline_count,
-                polygon: out.polygon(&p.polygon, frame),
-            };
-            out.pieces.push(view);
-        }
-        for b in &net.blocks {
-            let lots: Box<[RgPolygon]> = b.lots.iter().map(|l| out.polygon(l, frame)).collect();
-            let (lots_ptr, lot_count) = (lots.as_ptr(), lots.len());
-            out.polygons.push(lots);
-            let view = RgBlock {
-                id: out.string(&b.id),
-                area: frame.area_out(b.area),
-                polygon: out.polygon(&b.polygon, frame),
-                lots: lots_ptr,
-                lot_count,
-            };
-            out.blocks.push(view);
-        }
+        out.junction_parts = renew(
+            std::mem::take(&mut previous.junction_parts),
+            &net.junctions,
+            |j| &j.id,
+            |j| stale.contains(&(FeatureKind::Junction, j.id.as_str())),
+            |j| junction_part(j, frame),
+        );
+        out.piece_parts = renew(
+            std::mem::take(&mut previous.piece_parts),
+            &net.pieces,
+            |p| &p.id,
+            |p| stale.contains(&(FeatureKind::Road, p.id.as_str())),
+            |p| piece_part(p, frame),
+        );
+        out.block_parts = renew(
+            std::mem::take(&mut previous.block_parts),
+            &net.blocks,
+            |b| &b.id,
+            |b| stale.contains(&(FeatureKind::Block, b.id.as_str())),
+            |b| block_part(b, frame),
+        );
+        out.junctions = out.junction_parts.iter().map(|(_, p)| p.view).collect();
+        out.pieces = out.piece_parts.iter().map(|(_, p)| p.view).collect();
+        out.blocks = out.block_parts.iter().map(|(_, p)| p.view).collect();
+        let store = &mut out.store;
         for d in &net.diagnostics {
             let view = RgDiagnostic {
                 code: diagnostic_code(d.code),
-                code_name: out.string(d.code.as_str()),
+                code_name: store.string(d.code.as_str()),
                 position: frame.point2_out(d.position),
-                road: out.optional(d.road.as_deref()),
-                message: out.string(&d.message),
+                road: store.optional(d.road.as_deref()),
+                message: store.string(&d.message),
             };
             out.diagnostics.push(view);
         }
         for m in meshes {
-            let id = out.string(&m.id);
+            let id = store.string(&m.id);
             out.meshes.push(RgMesh {
                 kind: feature_kind(m.kind),
                 id,
@@ -207,7 +224,7 @@ impl Output {
 
     /// A list of features as the caller sees it (the strings are kept here).
     pub(crate) fn features(&mut self, list: &[(FeatureKind, String)]) -> Vec<RgFeatureRef> {
-        list.iter().map(|(k, id)| RgFeatureRef { kind: feature_kind(Some(*k)), id: self.string(id) }).collect()
+        list.iter().map(|(k, id)| RgFeatureRef { kind: feature_kind(Some(*k)), id: self.store.string(id) }).collect()
     }
 
     /// The view of everything.
@@ -225,7 +242,9 @@ impl Output {
             mesh_count: self.meshes.len(),
         }
     }
+}
 
+impl Store {
     fn string(&mut self, s: &str) -> RgStr {
         let mut bytes = Vec::with_capacity(s.len() + 1);
         bytes.extend_from_slice(s.as_bytes());
@@ -267,4 +286,80 @@ impl Output {
         self.rings.push(rings);
         view
     }
+}
+
+/// The parts of `features` (sorted by id, as the network keeps them): those of `previous` (sorted
+/// the same way) whose feature is not `stale`, moved over, and new ones made by `make` for the
+/// rest; the parts of features that are gone are dropped.
+fn renew<F, V>(
+    previous: Vec<(String, Part<V>)>,
+    features: &[F],
+    id: impl Fn(&F) -> &String,
+    stale: impl Fn(&F) -> bool,
+    make: impl Fn(&F) -> Part<V>,
+) -> Vec<(String, Part<V>)> {
+    let mut old = previous.into_iter().peekable();
+    let mut out = Vec::with_capacity(features.len());
+    for f in features {
+        let key = id(f);
+        while old.next_if(|(k, _)| k < key).is_some() {}
+        match old.next_if(|(k, _)| k == key) {
+            Some(kept) if !stale(f) => out.push(kept),
+            _ => out.push((key.clone(), make(f))),
+        }
+    }
+    out
+}
+
+/// The view of one junction with its boxes.
+fn junction_part(j: &Junction, frame: Frame) -> Part<RgJunction> {
+    let mut store = Store::default();
+    let roads: Vec<RgStr> = j.roads.iter().map(|r| store.string(r)).collect();
+    let (roads, road_count) = store.string_list(roads);
+    let view = RgJunction {
+        id: store.string(&j.id),
+        center: frame.point2_out(j.center),
+        degree: j.degree,
+        roads,
+        road_count,
+        polygon: store.polygon(&j.polygon, frame),
+    };
+    Part { view, _store: store }
+}
+
+/// The view of one road piece with its boxes.
+fn piece_part(p: &RoadPiece, frame: Frame) -> Part<RgRoadPiece> {
+    let mut store = Store::default();
+    let line: Box<[RgVec3]> = p.centerline.iter().map(|&q| frame.point_out(q)).collect();
+    let (centerline, centerline_count) = (line.as_ptr(), line.len());
+    store.points3.push(line);
+    let view = RgRoadPiece {
+        id: store.string(&p.id),
+        road: store.string(&p.road),
+        from: store.optional(p.from.as_deref()),
+        to: store.optional(p.to.as_deref()),
+        width: frame.length_out(p.width),
+        start: frame.length_out(p.start),
+        end: frame.length_out(p.end),
+        centerline,
+        centerline_count,
+        polygon: store.polygon(&p.polygon, frame),
+    };
+    Part { view, _store: store }
+}
+
+/// The view of one block (with its lots) with its boxes.
+fn block_part(b: &Block, frame: Frame) -> Part<RgBlock> {
+    let mut store = Store::default();
+    let lots: Box<[RgPolygon]> = b.lots.iter().map(|l| store.polygon(l, frame)).collect();
+    let (lots_ptr, lot_count) = (lots.as_ptr(), lots.len());
+    store.polygons.push(lots);
+    let view = RgBlock {
+        id: store.string(&b.id),
+        area: frame.area_out(b.area),
+        polygon: store.polygon(&b.polygon, frame),
+        lots: lots_ptr,
+        lot_count,
+    };
+    Part { view, _store: store }
 }

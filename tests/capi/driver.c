@@ -1012,18 +1012,37 @@ static void check_same_views(const RgNetworkView *a, const RgNetworkView *b, con
         return;
     }
     for (size_t i = 0; i < a->junction_count; ++i) {
-        CHECK(same_str(a->junctions[i].id, b->junctions[i].id) &&
-                  same_polygon(&a->junctions[i].polygon, &b->junctions[i].polygon),
-              "%s: junction %zu", what, i);
+        const RgJunction *x = &a->junctions[i], *y = &b->junctions[i];
+        int same = same_str(x->id, y->id) && same_polygon(&x->polygon, &y->polygon) && x->degree == y->degree &&
+                   x->center.x == y->center.x && x->center.y == y->center.y && x->road_count == y->road_count;
+        for (size_t k = 0; same && k < x->road_count; ++k) {
+            same = same_str(x->roads[k], y->roads[k]);
+        }
+        CHECK(same, "%s: junction %zu", what, i);
     }
     for (size_t i = 0; i < a->piece_count; ++i) {
-        CHECK(same_str(a->pieces[i].id, b->pieces[i].id) && same_polygon(&a->pieces[i].polygon, &b->pieces[i].polygon),
-              "%s: piece %zu", what, i);
+        const RgRoadPiece *x = &a->pieces[i], *y = &b->pieces[i];
+        int same = same_str(x->id, y->id) && same_polygon(&x->polygon, &y->polygon) && same_str(x->road, y->road) &&
+                   same_str(x->from, y->from) && same_str(x->to, y->to) && x->width == y->width &&
+                   x->start == y->start && x->end == y->end && x->centerline_count == y->centerline_count;
+        same = same && (x->centerline_count == 0 ||
+                        memcmp(x->centerline, y->centerline, x->centerline_count * sizeof(RgVec3)) == 0);
+        CHECK(same, "%s: piece %zu", what, i);
     }
     for (size_t i = 0; i < a->block_count; ++i) {
-        CHECK(same_str(a->blocks[i].id, b->blocks[i].id) && same_polygon(&a->blocks[i].polygon, &b->blocks[i].polygon) &&
-                  a->blocks[i].lot_count == b->blocks[i].lot_count,
-              "%s: block %zu", what, i);
+        const RgBlock *x = &a->blocks[i], *y = &b->blocks[i];
+        int same = same_str(x->id, y->id) && same_polygon(&x->polygon, &y->polygon) && x->area == y->area &&
+                   x->lot_count == y->lot_count;
+        for (size_t k = 0; same && k < x->lot_count; ++k) {
+            same = same_polygon(&x->lots[k], &y->lots[k]);
+        }
+        CHECK(same, "%s: block %zu", what, i);
+    }
+    for (size_t i = 0; i < a->diagnostic_count && a->diagnostic_count == b->diagnostic_count; ++i) {
+        const RgDiagnostic *x = &a->diagnostics[i], *y = &b->diagnostics[i];
+        CHECK(x->code == y->code && x->position.x == y->position.x && x->position.y == y->position.y &&
+                  same_str(x->road, y->road) && same_str(x->message, y->message),
+              "%s: diagnostic %zu", what, i);
     }
     for (size_t i = 0; i < a->mesh_count; ++i) {
         const RgMesh *x = &a->meshes[i], *y = &b->meshes[i];
