@@ -734,8 +734,10 @@ impl Session {
         let clear = |m: Point, far: Point| {
             let ray = ([m.x.min(far.x), m.y.min(far.y)], [m.x.max(far.x), m.y.max(far.y)]);
             let blocked = |p: &Polygon, b: &Bbox| {
+                // The box grown by the block grid: rounding in the slab test cannot skip a
+                // surface the ray only grazes.
                 meets(*b, ray)
-                    && segment_meets(m, far, *b)
+                    && segment_meets(m, far, grow(*b, crate::blocks::BLOCK_GRID))
                     && std::iter::once(&p.exterior)
                         .chain(&p.holes)
                         .any(|r| (0..r.len()).any(|k| segment_hit(m, far, r[k], r[(k + 1) % r.len()]) != SegHit::None))
