@@ -264,11 +264,12 @@ bool URoadGenEditorSubsystem::FollowRoads(FString& OutMessage)
 		OutMessage = Result.Error;
 		return false;
 	}
-	if (!KindChanged[RoadGenFeature::Road] && !KindChanged[RoadGenFeature::Junction] && !KindChanged[RoadGenFeature::Block])
+	if (Result.bUnchanged)
 	{
 		OutMessage = TEXT("unchanged");
 		return true;
 	}
+	// The 2D results always (a diagnostic may change alone); meshes where a kind changed.
 	Actor->GeneratedFrom = Roads;
 	Actor->Blocks = MoveTemp(Result.Blocks);
 	Actor->Diagnostics = MoveTemp(Result.Diagnostics);

@@ -306,6 +306,7 @@ bool FRoadGenLive::Sync(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetwork
 	OutResult.bOk = true;
 	if (Report.unchanged())
 	{
+		OutResult.bUnchanged = true;
 		return true;
 	}
 	const roadgen::Network& Network = Follower->network();

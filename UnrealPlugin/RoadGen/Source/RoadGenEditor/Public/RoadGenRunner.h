@@ -20,6 +20,8 @@ struct ROADGENEDITOR_API FRoadGenResult
 	/** False when the library refused the input; Error says why. */
 	bool bOk = false;
 	FString Error;
+	/** FRoadGenLive::Sync only: nothing changed since the last Sync (nothing else is filled). */
+	bool bUnchanged = false;
 
 	/** One mesh per feature kind (RoadGenFeature::Road, Junction, Block), world centimetres. */
 	UE::Geometry::FDynamicMesh3 Meshes[RoadGenFeature::Count];
@@ -62,9 +64,10 @@ public:
 
 	/**
 	 * Brings the network up to Roads built with Settings. False, with OutResult.Error, when the
-	 * library refused (the next Sync generates everything again). On success OutResult holds the
-	 * 2D results, and the meshes and feature ids of each kind whose OutKindChanged is true: only
-	 * those mesh components need new meshes. All false: nothing changed since the last Sync.
+	 * library refused (the next Sync generates everything again). On success either
+	 * OutResult.bUnchanged (nothing changed since the last Sync), or OutResult holds the 2D
+	 * results, and the meshes and feature ids of each kind whose OutKindChanged is true: only
+	 * those mesh components need new meshes.
 	 */
 	bool Sync(const TArray<FRoadGenRoad>& Roads, const FRoadGenNetworkSettings& Settings, FRoadGenResult& OutResult,
 		bool (&OutKindChanged)[RoadGenFeature::Count]);
