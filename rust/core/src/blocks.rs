@@ -311,13 +311,7 @@ fn inset(block: &Polygon, band: f64, settings: &Settings) -> Option<Vec<Polygon>
             let mut rings = sh.into_iter().map(|c| to_ring(&c));
             let exterior = rings.next().unwrap_or_default();
             let mut lot = Polygon { exterior, holes: rings.collect() };
-            let before = lot.clone();
-            for ring in std::iter::once(&mut lot.exterior).chain(lot.holes.iter_mut()) {
-                cut_thin_spikes(ring, settings.tolerance);
-            }
-            if crate::validate::check_polygon(&lot).is_err() {
-                lot = before;
-            }
+            cut_polygon_spikes(&mut lot, settings.tolerance);
             simplify_polygon(&mut lot);
             lot
         })
@@ -328,6 +322,17 @@ fn inset(block: &Polygon, band: f64, settings: &Settings) -> Option<Vec<Polygon>
         ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
     });
     Some(lots)
+}
+
+/// [`cut_thin_spikes`] on every ring of `p`, kept only when the polygon stays valid.
+fn cut_polygon_spikes(p: &mut Polygon, width: f64) {
+    let before = p.clone();
+    for ring in std::iter::once(&mut p.exterior).chain(p.holes.iter_mut()) {
+        cut_thin_spikes(ring, width);
+    }
+    if *p != before && crate::validate::check_polygon(p).is_err() {
+        *p = before;
+    }
 }
 
 /// Cuts off every part of a block's or lot's ring that leaves it and comes back within `width`
@@ -535,13 +540,7 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
             });
             let (base, profile) = name_from(corner, best.map(|(pi, k)| (pieces[pi], k)), settings);
             // A crack between two road surfaces thinner than the tolerance is no part of a block.
-            let before = polygon.clone();
-            for ring in std::iter::once(&mut polygon.exterior).chain(polygon.holes.iter_mut()) {
-                cut_thin_spikes(ring, settings.tolerance);
-            }
-            if polygon != before && crate::validate::check_polygon(&polygon).is_err() {
-                polygon = before;
-            }
+            cut_polygon_spikes(&mut polygon, settings.tolerance);
             simplify_polygon(&mut polygon);
             ((base, corner, Block { id: String::new(), polygon, area, profile, lots: Vec::new() }), dist2)
         })

@@ -425,7 +425,6 @@ public:
 
     /// Forgets everything: the next Sync generates.
     void Reset() {
-        net_.Reset();
         net_ = Network();
         last_.clear();
         settings_key_.clear();
