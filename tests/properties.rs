@@ -1490,3 +1490,35 @@ fn millimetre_spike_of_a_lot_is_cleaned() {
     };
     check_all("lot spike", &input);
 }
+
+/// Road `s0` (10.8 m wide) turns back at a tip much tighter than its half-width, and its two
+/// legs overlap up to the tip (the first failing case of `random_splines_hold_every_invariant`
+/// on seed 148). Both legs' mouths were marched out to the tip, leaving a piece of 0.49 m round
+/// it; the carriageway there folds away from the junction's surface, so the union of the two
+/// fell apart and the piece stayed, its mouth corner 0.49 m off the junction. The stretch grown
+/// back into the junction by the road's width now bridges the gap: the tip is junction surface.
+#[test]
+fn hairpin_tip_folded_away_from_its_junction_is_junction_surface() {
+    let c = PointKind::Curve;
+    let l = PointKind::Linear;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                10.847686707386245,
+                vec![
+                    sp(65.27606762873579, 93.11444532530122, l),
+                    sp(99.59730365812148, 289.60026895663947, c),
+                    sp(92.60590545818545, 50.55214815520978, c),
+                    sp(298.1404309145259, 254.7124333480071, c),
+                ],
+            ),
+            spline("s1", 4.0, vec![sp(0.0, 250.925434923143, c), sp(274.7748704739582, 0.0, c)]),
+        ],
+    };
+    let net = check_all("hairpin tip", &input);
+    assert!(
+        !net.pieces.iter().any(|p| p.road == "s0" && p.from.is_some() && p.from == p.to && p.end - p.start < p.width),
+        "no piece of s0 shorter than its width leaves a junction and comes back to it"
+    );
+}

@@ -1096,15 +1096,22 @@ fn absorb_sliver(
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
     let tolerance = settings.tolerance;
-    let sliver = clean_polygon(strip_capped(&e.line, a, b, 0.5 * road.width, [false, false], tolerance));
-    if sliver.exterior.len() < 3 {
+    let union = |a: f64, b: f64| {
+        let sliver = clean_polygon(strip_capped(&e.line, a, b, 0.5 * road.width, [false, false], tolerance));
+        if sliver.exterior.len() < 3 {
+            return None;
+        }
+        let parts = crate::overlay::overlay(&shape(&j.polygon), &shape(&sliver), OverlayRule::Union, FillRule::NonZero);
+        (parts.len() == 1).then(|| largest(parts))
+    };
+    // Around the tip of a hairpin tighter than the road is wide, the carriageway up to a mouth
+    // can fold away from the junction's surface and leave a gap: the stretch grown back into
+    // the junction by the road's width on both sides bridges it.
+    let Some(mut joined) =
+        union(a, b).or_else(|| union((a - road.width).max(0.0), (b + road.width).min(e.line.length())))
+    else {
         return false;
-    }
-    let parts = crate::overlay::overlay(&shape(&j.polygon), &shape(&sliver), OverlayRule::Union, FillRule::NonZero);
-    if parts.len() != 1 {
-        return false;
-    }
-    let mut joined = largest(parts);
+    };
     // Where the two met along a mouth that rounding left a hair apart, the union keeps a slit
     // of no width; its vertices go (and collinear ones with them: stitching puts the mouth
     // corners back). Holes too small for a block are junction surface, as in every junction.
