@@ -1522,3 +1522,102 @@ fn hairpin_tip_folded_away_from_its_junction_is_junction_surface() {
         "no piece of s0 shorter than its width leaves a junction and comes back to it"
     );
 }
+
+/// Three closed loops whose mouths the merged junction buries (the first failing case of
+/// `closed_loops_hold_every_invariant` on seed 229): `o2`'s mouth was marched out along its
+/// edge up to the middle, where another junction waits, and stopped there with a corner still
+/// 0.07 m under the curb of `o1`, too shallow for the junction to yield the piece's carriageway
+/// (5 % of the width, which guards against corners that only rounding buries). A march that
+/// stopped halfway is known to have left its corner buried, so any depth beyond the tolerance
+/// now counts for it.
+#[test]
+fn mouth_left_buried_halfway_along_its_edge_gets_its_carriageway_back() {
+    let input = roads(&[
+        (
+            "o0",
+            5.243453069763867,
+            true,
+            &[
+                (156.26426837874195, 110.31114690687708),
+                (148.7340644159166, 125.94777655623768),
+                (131.81384969961567, 129.80970515051357),
+                (106.47118755054063, 124.65873844982004),
+                (67.02080757435152, 76.96525366508872),
+                (131.81384969961564, 90.8125886632406),
+                (148.7340644159166, 94.67451725751648),
+            ],
+        ),
+        (
+            "o1",
+            7.0708749435469835,
+            true,
+            &[
+                (161.4129926440677, 49.63775445041523),
+                (155.37482588775416, 73.82035899528432),
+                (108.6818962888855, 106.32967632502336),
+                (121.41299264406771, 49.63775445041523),
+                (131.4129926440677, 32.317246374726466),
+                (151.4129926440677, 32.31724637472646),
+            ],
+        ),
+        (
+            "o2",
+            4.0,
+            true,
+            &[
+                (113.68931246348744, 114.57517155275913),
+                (68.66488810735203, 177.6985310283315),
+                (31.97452543384955, 126.3308765986086),
+                (31.974525433849543, 102.81946650690966),
+                (55.47847553432843, 92.03541696758222),
+            ],
+        ),
+    ]);
+    check_all("closed loops", &input);
+    same_when_rotated("closed loops", &input, 0.7);
+    same_when_moved_a_million_metres_each_way("closed loops", &input);
+}
+
+/// Three splines crossing one another at shallow angles (the first failing case of
+/// `random_splines_hold_every_invariant` on seed 201): as above, `s1`'s mouth was left under
+/// the merged junction's surface, 0.13 m deep, where its march stopped halfway along the edge.
+#[test]
+fn shallow_mouth_under_a_merged_junction_gets_its_carriageway_back() {
+    let c = PointKind::Curve;
+    let l = PointKind::Linear;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                5.94930006664041,
+                vec![
+                    sp(14.694730568946701, 269.18876968633083, l),
+                    sp(193.48583989488438, 7.277813484220969, l),
+                    sp(52.786236722836286, 208.30870444770858, c),
+                ],
+            ),
+            spline(
+                "s1",
+                11.702275711998139,
+                vec![
+                    sp(3.8400900183846503, 201.01774570020237, c),
+                    sp(200.90245277351102, 11.023692038342913, c),
+                    sp(84.43154784985454, 152.73010841918563, c),
+                ],
+            ),
+            spline(
+                "s2",
+                8.28919771510576,
+                vec![
+                    sp(0.0, 266.7245753325394, c),
+                    sp(0.0, 106.28970312979462, c),
+                    sp(230.92778262247867, 72.23297651036368, c),
+                    sp(193.58461737060946, 187.28869021453986, c),
+                ],
+            ),
+        ],
+    };
+    check_all("random splines", &input);
+    same_when_rotated("random splines", &input, 0.7);
+    same_when_moved_a_million_metres_each_way("random splines", &input);
+}

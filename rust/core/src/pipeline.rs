@@ -1037,11 +1037,16 @@ fn assemble(
             .filter_map(|j| extents.junctions.get(j))
             .fold(line_box(&e.line.pts), |acc, b| union_box(acc, *b));
         extents.pieces.insert(id.clone(), reach);
-        specs.push((ei, id, from, to, a, b));
+        // A mouth exactly halfway along its edge is where `unbury_mouths` stopped a march that
+        // had another junction waiting at the far end, whether or not its corners were out.
+        let capped = [(from.is_some() && a == 0.5 * len), (to.is_some() && len - b == 0.5 * len)];
+        specs.push((ei, id, from, to, a, b, capped));
     }
+    let capped: BTreeMap<String, [bool; 2]> =
+        specs.iter().filter(|sp| sp.6.iter().any(|&c| c)).map(|sp| (sp.1.clone(), sp.6)).collect();
     let pieces: Vec<RoadPiece> = specs
         .into_par_iter()
-        .map(|(ei, id, from, to, a, b)| {
+        .map(|(ei, id, from, to, a, b, _)| {
             let e = &g.edges[ei];
             let road = &g.roads[e.road];
             let half = 0.5 * road.width;
@@ -1072,7 +1077,7 @@ fn assemble(
     let mut net = Network { junctions, pieces, blocks: Vec::new(), diagnostics: Vec::new() };
     // A mouth's corners are computed along the road and along the junction's arm, which may
     // differ by up to the flattening tolerance where a mouth falls on a centerline vertex.
-    stitch_mouths(&mut net, tolerance);
+    stitch_mouths(&mut net, tolerance, &capped);
     net.junctions.sort_by(|a, b| a.id.cmp(&b.id));
     net.pieces.sort_by(|a, b| a.id.cmp(&b.id));
     (net, extents)
@@ -1142,19 +1147,26 @@ fn absorb_sliver(
 /// Makes every mouth corner of every road piece a vertex of its junction's outline, exactly:
 /// an outline that came out of a boolean operation may have moved it by a rounding step, or
 /// dropped it as collinear. `snap` is how far (metres) a corner may lie from the outline.
-fn stitch_mouths(net: &mut Network, snap: f64) {
-    // Each corner with the piece it belongs to.
+/// `capped` names the pieces with a mouth (at their start, at their end) where a march of
+/// `unbury_mouths` stopped halfway along the edge.
+fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 2]>) {
+    // Each corner with the piece it belongs to, and whether its mouth is capped.
     let mut corners: BTreeMap<String, Vec<(Point, usize)>> = BTreeMap::new();
+    let mut capped_at: BTreeMap<String, Vec<bool>> = BTreeMap::new();
     for (pi, piece) in net.pieces.iter().enumerate() {
-        for (id, right, left, _) in crate::curb::mouths(std::iter::once(piece)) {
+        let caps = capped.get(&piece.id).copied().unwrap_or_default();
+        for (k, (id, right, left, _)) in crate::curb::mouths(std::iter::once(piece)).into_iter().enumerate() {
+            let end = usize::from(k > 0 || piece.from.is_none());
             corners.entry(id.to_string()).or_default().extend([(right, pi), (left, pi)]);
+            capped_at.entry(id.to_string()).or_default().extend([caps[end]; 2]);
         }
     }
     let pieces = &net.pieces;
     net.junctions.par_iter_mut().for_each(|j| {
         let Some(cs) = corners.get(j.id.as_str()) else { return };
         snap_all(&mut j.polygon, cs.iter().map(|c| c.0), snap);
-        yield_to_buried(&mut j.polygon, cs, pieces, snap);
+        let caps = capped_at.get(j.id.as_str()).map_or(&[][..], |c| c.as_slice());
+        yield_to_buried(&mut j.polygon, cs, caps, pieces, snap);
         // A hole with a vertex next to (not on) a mouth corner that another ring has as a
         // vertex (a sliver between two arms, left by the union) puts two vertices closer than
         // any mesh can keep apart: the sliver is junction surface.
@@ -1319,8 +1331,10 @@ const BURIED_SHARE: f64 = 0.05;
 /// A mouth whose corner is still buried deep inside its junction's surface (roads that overlap
 /// along more than half an arm, so that `unbury_mouths` could not move it out) is given its
 /// carriageway back: the junction's surface minus the piece, kept only when that leaves one
-/// valid polygon on which every mouth corner that was a vertex still is, and more are.
-fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], pieces: &[RoadPiece], snap: f64) {
+/// valid polygon on which every mouth corner that was a vertex still is, and more are. A
+/// corner whose march stopped halfway along its edge (`capped`, one flag per corner of `cs`)
+/// is known to be buried by the surface, not by rounding: any depth beyond `snap` (metres) counts.
+fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], capped: &[bool], pieces: &[RoadPiece], snap: f64) {
     let is_vertex = |p: &Polygon, c: Point| std::iter::once(&p.exterior).chain(p.holes.iter()).any(|r| r.contains(&c));
     let deep = |p: &Polygon, c: Point, depth: f64| {
         crate::validate::point_in_ring(c, &p.exterior)
@@ -1333,11 +1347,13 @@ fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], pieces: &[RoadP
     // rounding of the outline decides it.
     let buried: BTreeSet<usize> = cs
         .iter()
-        .filter(|(c, pi)| {
-            let depth = pieces.get(*pi).map_or(snap, |p| (BURIED_SHARE * p.width).max(snap));
+        .zip(capped.iter().copied().chain(std::iter::repeat(false)))
+        .filter(|((c, pi), capped)| {
+            let share = if *capped { 0.0 } else { BURIED_SHARE };
+            let depth = pieces.get(*pi).map_or(snap, |p| (share * p.width).max(snap));
             !is_vertex(polygon, *c) && deep(polygon, *c, depth)
         })
-        .map(|(_, pi)| *pi)
+        .map(|((_, pi), _)| *pi)
         .collect();
     if buried.is_empty() {
         return;
