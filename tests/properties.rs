@@ -1621,3 +1621,36 @@ fn shallow_mouth_under_a_merged_junction_gets_its_carriageway_back() {
     same_when_rotated("random splines", &input, 0.7);
     same_when_moved_a_million_metres_each_way("random splines", &input);
 }
+
+/// Road `s0` leaves a junction (whose outline is the union of its arms) into a bend tighter
+/// than its half-width (the first failing case of `random_splines_hold_every_invariant` on seed
+/// 179): the inner curb from the mouth runs back behind the mouth's cross-section, so the road
+/// piece's carriageway (cleaned of the fold) and the junction's outline beside it end where
+/// that curb crosses the mouth, 0.16 m short of the corner that the mesh took from the
+/// centerline. The mesh's mouth corner is now that crossing, a vertex of both.
+#[test]
+fn mouth_in_a_bend_tighter_than_the_half_width_ends_where_the_folded_curb_crosses_it() {
+    let c = PointKind::Curve;
+    let l = PointKind::Linear;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                8.474336259573427,
+                vec![
+                    sp(99.85804999607508, 6.720127935195076, l),
+                    sp(207.83861996612524, 263.0262338911116, c),
+                    sp(158.39841914847938, 190.23904246558988, l),
+                    sp(209.27917700983778, 181.75926799871831, c),
+                ],
+            ),
+            spline(
+                "s1",
+                8.607104590929113,
+                vec![sp(61.596059713668005, 225.90211071460374, c), sp(273.4358652117524, 138.40661783900651, c)],
+            ),
+        ],
+    };
+    check_all("mouth in a tight bend", &input);
+    same_when_rotated("mouth in a tight bend", &input, 0.7);
+}

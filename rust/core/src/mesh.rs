@@ -144,6 +144,26 @@ fn snap_to(p: Point, ring: &[Point], snap: f64) -> Point {
     ring.iter().copied().filter(|q| q.dist(p) <= snap).min_by(|a, b| a.dist(p).total_cmp(&b.dist(p))).unwrap_or(p)
 }
 
+/// The vertex of a junction's outline `junction` that a road piece's outline `piece` shares
+/// (within `snap`, metres), that lies on the mouth segment `mouth` (within `snap`) and is
+/// nearest the corner `q`, closer than `half`: where a curb folded back over the mouth
+/// crosses it.
+fn folded_corner(
+    q: Point,
+    mouth: [Point; 2],
+    piece: &[Point],
+    junction: &[Point],
+    half: f64,
+    snap: f64,
+) -> Option<Point> {
+    junction
+        .iter()
+        .copied()
+        .filter(|w| w.dist(q) < half && crate::geom::project_on_segment(*w, mouth[0], mouth[1]).1 <= snap)
+        .filter(|w| piece.iter().any(|v| v.dist(*w) <= snap))
+        .min_by(|a, b| a.dist(q).total_cmp(&b.dist(q)))
+}
+
 fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, snap: f64, sink: &mut dyn MeshSink) {
     let line = Line::new(p.centerline.clone());
     let n = line.pts.len();
@@ -176,12 +196,21 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
             }
         }
     }
-    // Mouth corners are the junction's own vertices.
+    // Mouth corners are the junction's own vertices. Where the inner curb of a bend tighter
+    // than the half-width folds back over the mouth, the piece's carriageway (and the
+    // junction's outline beside it) ends where the folded curb crosses the mouth: the corner
+    // is that crossing, a vertex of both, on the mouth within the half-width of the corner.
     for (end, j) in ends.iter().enumerate() {
         if let Some(j) = j {
             let i = if end == 0 { 0 } else { n - 1 };
+            let mouth = sides[i];
             for q in sides[i].iter_mut() {
-                *q = snap_to(*q, &j.polygon.exterior, snap);
+                let snapped = snap_to(*q, &j.polygon.exterior, snap);
+                *q = if snapped != *q || j.polygon.exterior.contains(q) {
+                    snapped
+                } else {
+                    folded_corner(*q, mouth, &p.polygon.exterior, &j.polygon.exterior, half, snap).unwrap_or(*q)
+                };
             }
         }
     }
