@@ -1654,3 +1654,85 @@ fn mouth_in_a_bend_tighter_than_the_half_width_ends_where_the_folded_curb_crosse
     check_all("mouth in a tight bend", &input);
     same_when_rotated("mouth in a tight bend", &input, 0.7);
 }
+
+/// Three splines whose junction surrounds the start of `s0`'s piece (the first failing case of
+/// `random_splines_hold_every_invariant` on seed 247): the junction's outline had a hole of
+/// 1.2 m² (above `min_block_area`) whose ring held that piece's mouth corners, and a vertex of
+/// it lay within the tolerance of another corner on the outer ring, so it was dropped as a
+/// sliver between two arms: the junction then covered the mouth. A hole with a mouth corner of
+/// its own is no sliver and stays.
+#[test]
+fn hole_that_holds_a_mouth_is_no_sliver() {
+    let c = PointKind::Curve;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                9.146726426093666,
+                vec![sp(110.13674841375665, 280.5960982752441, c), sp(274.71497381395955, 51.62304561620589, c)],
+            ),
+            spline(
+                "s1",
+                6.147751252989869,
+                vec![
+                    sp(0.0, 10.317703134611003, c),
+                    sp(138.1374052710968, 225.50101157289467, c),
+                    sp(154.98929815364318, 126.28862818204531, c),
+                ],
+            ),
+            spline(
+                "s2",
+                9.409862812393001,
+                vec![
+                    sp(163.22179502691952, 214.8403713520092, c),
+                    sp(0.0, 204.0092113989975, c),
+                    sp(0.0, 201.7339613857399, c),
+                ],
+            ),
+        ],
+    };
+    check_all("hole that holds a mouth", &input);
+    same_when_rotated("hole that holds a mouth", &input, 0.7);
+}
+
+/// Four splines, one 11.7 m wide looping back across the others (the first failing case of
+/// `random_splines_hold_every_invariant` on seed 85): the same dropped hole (1.0 m²), in a
+/// merged junction whose surface then covered `s2`'s mouth.
+#[test]
+fn hole_that_holds_a_mouth_in_a_merged_junction_is_no_sliver() {
+    let c = PointKind::Curve;
+    let input = Input {
+        roads: vec![
+            spline("s0", 4.0, vec![sp(173.22408423535367, 229.11263884216405, c), sp(247.91707440724772, 0.0, c)]),
+            spline(
+                "s1",
+                11.665161686360666,
+                vec![
+                    sp(111.80591830650407, 90.00272439799747, c),
+                    sp(31.55383135368214, 94.20052487724323, c),
+                    sp(171.0426725777688, 204.6955443175327, c),
+                    sp(84.47127897236443, 88.22080876423982, c),
+                ],
+            ),
+            spline(
+                "s2",
+                9.454031000082894,
+                vec![
+                    sp(0.0, 229.52985700312766, c),
+                    sp(271.54391894495683, 238.35006150075446, c),
+                    sp(29.88983631112533, 179.52067380874522, c),
+                ],
+            ),
+            spline(
+                "s3",
+                4.0,
+                vec![
+                    sp(59.194392897976044, 159.085100847521, c),
+                    sp(154.96155940674984, 200.27914451947908, c),
+                    sp(174.35846788587406, 80.60136558966832, c),
+                ],
+            ),
+        ],
+    };
+    check_all("hole that holds a mouth, merged", &input);
+}

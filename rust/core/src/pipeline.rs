@@ -1177,13 +1177,17 @@ fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 
             .iter()
             .enumerate()
             .filter(|(k, h)| {
-                !h.iter().any(|v| {
-                    cs.iter().any(|(c, _)| {
-                        *v != *c
-                            && v.dist(*c) <= snap
-                            && (on_ring(&outer, *c) || holes.iter().enumerate().any(|(m, o)| m != *k && on_ring(o, *c)))
+                // A hole with a mouth corner of its own is no sliver: dropping it would bury
+                // that mouth in the junction.
+                cs.iter().any(|(c, _)| on_ring(h, *c))
+                    || !h.iter().any(|v| {
+                        cs.iter().any(|(c, _)| {
+                            *v != *c
+                                && v.dist(*c) <= snap
+                                && (on_ring(&outer, *c)
+                                    || holes.iter().enumerate().any(|(m, o)| m != *k && on_ring(o, *c)))
+                        })
                     })
-                })
             })
             .map(|(_, h)| h.clone())
             .collect();
