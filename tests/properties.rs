@@ -1736,3 +1736,42 @@ fn hole_that_holds_a_mouth_in_a_merged_junction_is_no_sliver() {
     };
     check_all("hole that holds a mouth, merged", &input);
 }
+
+/// Two closed loops (the first failing case of `closed_loops_hold_every_invariant` on seed
+/// 318): a mouth of `o0` falls exactly on a vertex where the loop turns by 137°, in a junction
+/// built from the union of its arms. The arm's carriageway ends square to its last segment and
+/// a wedge on the outer side of the turn reaches the mouth's outer corner; the wedge shared
+/// half of the quadrilateral's end, the boolean operation's rounding left them touching at one
+/// point, and the union kept the larger part without the corner. The wedge now reaches a hair
+/// back into the quadrilateral.
+#[test]
+fn wedge_at_a_mouth_on_a_sharp_vertex_stays_joined() {
+    let input = roads(&[
+        (
+            "o0",
+            5.248612185278742,
+            true,
+            &[
+                (119.03690431327058, 20.283415929878224),
+                (145.31667286061705, 69.76495482290164),
+                (95.83513396759363, 52.913666192356395),
+                (60.582756507234016, 55.53579339023785),
+                (75.83513396759363, 20.283415929878228),
+                (81.69299834386268, 6.141280306147275),
+                (95.83513396759363, 0.28341592987822395),
+                (109.97726959132459, 6.141280306147269),
+            ],
+        ),
+        (
+            "o1",
+            8.988467157546138,
+            true,
+            &[
+                (138.13519095004216, 71.45582388211243),
+                (69.4225960308471, 88.7763319578012),
+                (68.76394685901542, 52.99450197644805),
+            ],
+        ),
+    ]);
+    check_all("wedge at a sharp vertex", &input);
+}

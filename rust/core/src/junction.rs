@@ -468,7 +468,11 @@ pub(crate) fn strip_parts(line: &Line, (s0, s1): (f64, f64), half: f64, overlap:
             if own_r.dist(r1) > overlap || own_l.dist(l1) > overlap {
                 let turn = pts[m].sub(pts[m - 1]).cross(line.dir(line.segment_at(s1)));
                 let (own_outer, end_outer) = if turn > 0.0 { (own_r, r1) } else { (own_l, l1) };
-                parts.push(ccw_contour(&[pts[m], own_outer, end_outer]));
+                // Reaching `overlap` back into the quadrilateral along its outer half, so that
+                // the two overlap instead of sharing half its end, which rounding can open
+                // until they touch at one point and fall apart.
+                let back = [pts[m].sub(along), own_outer.sub(along)];
+                parts.push(ccw_contour(&[back[0], back[1], own_outer, end_outer, pts[m]]));
                 (r1, l1) = (own_r, own_l);
             }
         }
