@@ -1037,9 +1037,15 @@ fn assemble(
             .filter_map(|j| extents.junctions.get(j))
             .fold(line_box(&e.line.pts), |acc, b| union_box(acc, *b));
         extents.pieces.insert(id.clone(), reach);
-        // A mouth exactly halfway along its edge is where `unbury_mouths` stopped a march that
-        // had another junction waiting at the far end, whether or not its corners were out.
-        let capped = [(from.is_some() && a == 0.5 * len), (to.is_some() && len - b == 0.5 * len)];
+        // A mouth exactly halfway along its arm is where `unbury_mouths` stopped a march that
+        // had another junction waiting at the far end, whether or not its corners were out
+        // (the setback compared with half the arm's length as the march computed it: the arm
+        // from the end is the reversed line, whose length may differ in the last bit).
+        let halfway = |sb: f64, at_start: bool| {
+            (sb - 0.5 * len).abs() <= HALFWAY_SHARE * len
+                && sb == 0.5 * (if at_start { len } else { arm_line(g, ArmRef { edge: ei, at_start }).length() })
+        };
+        let capped = [from.is_some() && halfway(sb0, true), to.is_some() && halfway(sb1, false)];
         specs.push((ei, id, from, to, a, b, capped));
     }
     let capped: BTreeMap<String, [bool; 2]> =
@@ -1082,6 +1088,11 @@ fn assemble(
     net.pieces.sort_by(|a, b| a.id.cmp(&b.id));
     (net, extents)
 }
+
+/// How close (as a share of the edge's length) a setback must be to half the edge before it
+/// is compared exactly with half the arm's own length (see `assemble`): rounding of a
+/// reversed line's length stays far below this.
+const HALFWAY_SHARE: f64 = 1e-9;
 
 /// A piece that leaves a junction and comes back to it with a mouth still buried in the
 /// junction becomes junction surface when it is shorter than this many times the road's width
