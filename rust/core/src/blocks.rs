@@ -86,11 +86,8 @@ fn boxes_meet(a: ([f64; 2], [f64; 2]), b: ([f64; 2], [f64; 2])) -> bool {
 /// band) a tolerance deeper each time, a few times at most; given up (the whole block is band)
 /// if it still grazes. No lots either when the polygon library refuses the block.
 fn lots_alone(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
-    if let Some(mut lot) = direct_inset(block, band) {
-        simplify_polygon(&mut lot);
-        if crate::validate::check_polygon(&lot).is_ok() && !grazes(block, std::slice::from_ref(&lot)) {
-            return if polygon_area(&lot) >= settings.min_block_area { vec![lot] } else { Vec::new() };
-        }
+    if let Some(lot) = direct_inset(block, band) {
+        return if polygon_area(&lot) >= settings.min_block_area { vec![lot] } else { Vec::new() };
     }
     for attempt in 0..LOT_RETRIES {
         let Some(lots) = inset(block, band + attempt as f64 * settings.tolerance, settings) else {
@@ -114,7 +111,32 @@ fn lots_alone(block: &Polygon, band: f64, settings: &Settings) -> Vec<Polygon> {
 /// wavefront crosses itself (a part of the block narrower than twice the band, which splits
 /// the lot). Most blocks are none of those, and this is many times cheaper than the general
 /// inset.
+///
+/// The lot is then simplified as every block outline is ([`simplify_polygon`]: its simplified
+/// ring when that is valid, else the wavefront's own), and taken only when it stays clear of the
+/// block's outline (an inset that grazes it would leave no room for the band).
 fn direct_inset(block: &Polygon, band: f64) -> Option<Polygon> {
+    let out = wavefront_inset(block, band)?;
+    let mut simple = out.clone();
+    simplify_ring(&mut simple, MIN_TRIANGLE_AREA, BLOCK_GRID);
+    // The wavefront must not cross itself, simplified or not.
+    let lot = if simple != out {
+        if !crate::validate::ring_is_simple(&out) {
+            return None;
+        }
+        match crate::validate::exterior_clear_of(&simple, &block.exterior) {
+            Some(clear) => return clear.then(|| Polygon { exterior: simple, holes: Vec::new() }),
+            None => out,
+        }
+    } else {
+        out
+    };
+    crate::validate::exterior_clear_of(&lot, &block.exterior)?.then(|| Polygon { exterior: lot, holes: Vec::new() })
+}
+
+/// The ring of [`direct_inset`]'s wavefront at `band`, counter-clockwise, before any check that
+/// it is simple. `None` in the cases [`direct_inset`] leaves to the polygon library.
+fn wavefront_inset(block: &Polygon, band: f64) -> Option<Vec<Point>> {
     if !block.holes.is_empty() || block.exterior.len() < 3 || !(band > 0.0) {
         return None;
     }
@@ -173,10 +195,10 @@ fn direct_inset(block: &Polygon, band: f64) -> Option<Polygon> {
     }
     let m = front.len();
     let out: Vec<Point> = (0..m).map(|k| w.meet(front[k], front[(k + 1) % m], band)).collect::<Option<_>>()?;
-    if !out.iter().all(|p| p.is_finite()) || !crate::validate::ring_is_simple(&out) || !(ring_area(&out) > 0.0) {
+    if !out.iter().all(|p| p.is_finite()) || !(ring_area(&out) > 0.0) {
         return None;
     }
-    Some(Polygon { exterior: out, holes: Vec::new() })
+    Some(out)
 }
 
 /// An edge of [`direct_inset`]'s wavefront: outline edge `i` (from vertex `i` to `i + 1`), or

@@ -9,8 +9,9 @@
 //! (positive signed area), holes are clockwise. Every topological decision (do two edges meet,
 //! which way does a ring turn, is a point inside) is taken with the exact predicate
 //! [`robust::orient2d`] and exact coordinate comparisons; no tolerance is involved. Rings of
-//! more than [`BRUTE_FORCE_LIMIT`] edges are checked with an R-tree of edge boxes, so a check
-//! costs about O(n log n) for the rings the pipeline makes.
+//! more than [`BRUTE_FORCE_LIMIT`] edges are checked by sorting their boxes and sweeping them (an
+//! R-tree when that would take long), so a check costs about O(n log n) for the rings the
+//! pipeline makes.
 //!
 //! [`check_network`] is for tests and reports: it measures overlaps and gaps with `i_overlay`'s
 //! boolean operations (floating point, snapped to an integer grid).
@@ -248,9 +249,43 @@ impl Bbox {
     }
 }
 
+/// Comparisons per box that the sweep of [`overlapping_pairs_by_sweep`] may make before it gives
+/// the search to the R-tree: boxes that overlap in x far more than a ring's edges do (many long
+/// edges side by side) would make the sweep quadratic.
+const SWEEP_WORK_PER_BOX: usize = 32;
+
+/// The overlapping pairs `(i, j)`, `i < j`, of the finite boxes, sorted, found by sweeping the
+/// boxes in order of their lowest x (sort and sweep: a box meets only the boxes that start
+/// before it ends). `None` when that takes more than `budget` comparisons.
+fn overlapping_pairs_by_sweep(boxes: &[Bbox], budget: usize) -> Option<Vec<(usize, usize)>> {
+    let mut order: Vec<usize> = (0..boxes.len()).filter(|&i| boxes[i].is_finite()).collect();
+    order.sort_unstable_by(|&a, &b| boxes[a].min[0].total_cmp(&boxes[b].min[0]).then(a.cmp(&b)));
+    let mut pairs = Vec::new();
+    let mut work = 0usize;
+    for (k, &i) in order.iter().enumerate() {
+        let a = &boxes[i];
+        for &j in &order[k + 1..] {
+            let b = &boxes[j];
+            if b.min[0] > a.max[0] {
+                break;
+            }
+            work += 1;
+            if work > budget {
+                return None;
+            }
+            if a.min[1] <= b.max[1] && b.min[1] <= a.max[1] {
+                pairs.push((i.min(j), i.max(j)));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    Some(pairs)
+}
+
 /// Calls `f(i, j)` for every pair `i < j` of overlapping boxes, in increasing `(i, j)` order,
-/// until `f` breaks. Brute force up to `limit` boxes, an R-tree above. Boxes that are not finite
-/// are skipped.
+/// until `f` breaks. Brute force up to `limit` boxes; above, sort and sweep
+/// ([`overlapping_pairs_by_sweep`]), or an R-tree when the sweep would take too long. Boxes that
+/// are not finite are skipped.
 fn for_each_overlapping_pair<T>(
     boxes: &[Bbox],
     limit: usize,
@@ -267,6 +302,14 @@ fn for_each_overlapping_pair<T>(
                         return Some(t);
                     }
                 }
+            }
+        }
+        return None;
+    }
+    if let Some(pairs) = overlapping_pairs_by_sweep(boxes, boxes.len().saturating_mul(SWEEP_WORK_PER_BOX)) {
+        for (i, j) in pairs {
+            if let ControlFlow::Break(t) = f(i, j) {
+                return Some(t);
             }
         }
         return None;
@@ -359,29 +402,53 @@ fn prev(i: usize, n: usize) -> usize {
 
 /// The first reason (in a fixed order) why a ring is not simple.
 fn ring_problem(ring: &[Point]) -> Option<RingProblem> {
+    ring_problem_beside(ring, &[]).err()
+}
+
+/// [`ring_problem`], and whether the ring stays clear of the closed ring `other` (`Ok(true)`:
+/// no edge of one touches or crosses an edge of the other), in one pass over the edges' boxes.
+fn ring_problem_beside(ring: &[Point], other: &[Point]) -> Result<bool, RingProblem> {
     let n = ring.len();
     if n < 3 {
-        return Some(RingProblem::TooFew);
+        return Err(RingProblem::TooFew);
     }
     if let Some(i) = ring.iter().position(|&p| !is_finite(p)) {
-        return Some(RingProblem::NonFinite(i));
+        return Err(RingProblem::NonFinite(i));
     }
     for i in 0..n {
         if ring[i] == ring[next(i, n)] {
-            return Some(RingProblem::Repeated(i));
+            return Err(RingProblem::Repeated(i));
         }
     }
     // Consecutive edges folding back onto each other (a spike, or a flat ring).
     for i in 0..n {
         if same_direction(ring[i], ring[prev(i, n)], ring[next(i, n)]) {
-            return Some(RingProblem::Crossing(ring[i]));
+            return Err(RingProblem::Crossing(ring[i]));
         }
     }
-    if n == 3 {
-        return None; // every pair of edges is adjacent
+    if n == 3 && other.is_empty() {
+        return Ok(true); // every pair of edges is adjacent
     }
-    let boxes: Vec<Bbox> = (0..n).map(|i| Bbox::of_points([&ring[i], &ring[next(i, n)]])).collect();
-    for_each_overlapping_pair(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
+    let m = other.len();
+    // Edges `0..n` are the ring's, `n..n + m` the other ring's.
+    let edge = |k: usize| if k < n { (ring[k], ring[next(k, n)]) } else { (other[k - n], other[next(k - n, m)]) };
+    let boxes: Vec<Bbox> = (0..n + m)
+        .map(|k| {
+            let (a, b) = edge(k);
+            Bbox::of_points([&a, &b])
+        })
+        .collect();
+    let mut clear = true;
+    let problem = for_each_overlapping_pair(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
+        if j >= n {
+            // Only a pair with one edge of each ring matters; a hit there is noted, and the
+            // search goes on for the ring's own crossings.
+            if i < n && clear {
+                let ((a, b), (c, d)) = (edge(i), edge(j));
+                clear = segment_hit(a, b, c, d) == Hit::Apart;
+            }
+            return ControlFlow::Continue(());
+        }
         if j == i + 1 || (i == 0 && j == n - 1) {
             return ControlFlow::Continue(());
         }
@@ -389,7 +456,19 @@ fn ring_problem(ring: &[Point]) -> Option<RingProblem> {
             Hit::Apart => ControlFlow::Continue(()),
             Hit::Cross(at) | Hit::Touch(at) | Hit::Overlap(at) => ControlFlow::Break(RingProblem::Crossing(at)),
         }
-    })
+    });
+    match problem {
+        Some(p) => Err(p),
+        None => Ok(clear),
+    }
+}
+
+/// Whether `ring` is simple and counter-clockwise ([`check_polygon`] of it as an exterior) and,
+/// if so, whether it stays clear of the ring `other` (no edge of one touches or crosses an
+/// edge of the other; exact). `None` when it is not a valid exterior. O((n + m) log(n + m)).
+pub(crate) fn exterior_clear_of(ring: &[Point], other: &[Point]) -> Option<bool> {
+    let clear = ring_problem_beside(ring, other).ok()?;
+    (ring_orientation(ring) > 0).then_some(clear)
 }
 
 /// A ring is simple: at least three points, all finite, no point equal to the next, no two
@@ -1146,31 +1225,43 @@ mod tests {
     }
 
     #[test]
-    fn validate_tree_and_brute_force_agree() {
+    fn validate_sweep_tree_and_brute_force_agree() {
         // Pseudo-random boxes, some touching exactly.
         let mut seed: u64 = 12345;
         let mut rnd = move || {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             ((seed >> 33) % 100) as f64
         };
-        let boxes: Vec<Bbox> = (0..300)
+        let small: Vec<Bbox> = (0..300)
             .map(|_| {
                 let (x, y, w, h) = (rnd(), rnd(), rnd() / 10.0, rnd() / 10.0);
                 Bbox { min: [x, y], max: [x + w, y + h] }
             })
             .collect();
-        let collect = |limit: usize| {
-            let mut v = Vec::new();
-            for_each_overlapping_pair::<()>(&boxes, limit, |i, j| {
-                v.push((i, j));
-                ControlFlow::Continue(())
-            });
-            v
-        };
-        let brute = collect(usize::MAX);
-        let tree = collect(0);
-        assert!(!brute.is_empty());
-        assert_eq!(brute, tree);
+        // Long strips side by side: every pair overlaps in x, too much work for the sweep.
+        let strips: Vec<Bbox> = (0..300)
+            .map(|_| {
+                let (y, h) = (rnd(), rnd() / 10.0);
+                Bbox { min: [rnd() / 100.0, y], max: [100.0, y + h] }
+            })
+            .collect();
+        let budget = |b: &[Bbox]| b.len() * SWEEP_WORK_PER_BOX;
+        assert!(overlapping_pairs_by_sweep(&small, budget(&small)).is_some());
+        assert!(overlapping_pairs_by_sweep(&strips, budget(&strips)).is_none());
+        for boxes in [small, strips] {
+            let collect = |limit: usize| {
+                let mut v = Vec::new();
+                for_each_overlapping_pair::<()>(&boxes, limit, |i, j| {
+                    v.push((i, j));
+                    ControlFlow::Continue(())
+                });
+                v
+            };
+            let brute = collect(usize::MAX);
+            assert!(!brute.is_empty());
+            assert_eq!(brute, collect(0));
+            assert_eq!(Some(brute), overlapping_pairs_by_sweep(&boxes, usize::MAX));
+        }
     }
 
     #[test]
