@@ -10,7 +10,10 @@
 //!   mouth vertices are the very vertices of the road pieces' ends.
 //! - A block is a platform at curb height: its sidewalk band (slot `Sidewalk`) and its lots
 //!   (slot `Block`) on top, a skirt down to the road along its outline (slot `Curb`: the curb
-//!   face), and a bottom, so it is a closed solid. Its heights follow the nearest road.
+//!   face), and a bottom, so it is a closed solid. Its heights follow the nearest road. The top
+//!   is one constrained Delaunay triangulation of the block with its lots' rings inside, from
+//!   which the bottom (the block alone) is read off on the way; where the rings do not nest
+//!   cleanly, the band, each lot and the bottom are triangulated on their own.
 //!
 //! Curbs and sidewalks belong to blocks: the sidewalk is the band inside a block along its curb,
 //! as the block's profile says, so road and block meshes never overlap.
@@ -21,7 +24,9 @@ use rstar::RTree;
 use crate::curb::{offset_at, Side};
 use crate::geom::{arc_steps, Line};
 use crate::mesh_types::{FeatureKind, MaterialSlot, MeshCollector, MeshSink, MeshVertex};
-use crate::triangulate::{triangulate, triangulate_plain, MIN_TRIANGLE_AREA};
+use crate::triangulate::{
+    triangulate, triangulate_nested, triangulate_plain, Nested, Triangulation, MIN_TRIANGLE_AREA,
+};
 use crate::types::{Junction, Network, Point, Point3, Polygon, RoadPiece};
 use crate::Settings;
 
@@ -425,17 +430,14 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
     let h = b.profile.curb_height;
     let mut verts: Vec<MeshVertex> = Vec::new();
     // The top: the sidewalk band (the block minus its lots) and the lots, at curb height.
-    let band = band_polygons(b);
-    let mut surfaces: Vec<(&Polygon, MaterialSlot)> = band.iter().map(|p| (p, MaterialSlot::Sidewalk)).collect();
-    surfaces.extend(b.lots.iter().map(|p| (p, MaterialSlot::Block)));
-    for (poly, slot) in surfaces {
-        let t = triangulate_plain(poly);
+    let BlockTop { surfaces: top, bottom } = block_top(b);
+    for (t, slots) in &top {
         let base = verts.len() as u32;
         for q in &t.vertices {
             sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, heights.at(*q) + h), UP, [q.x, q.y]);
         }
-        for tr in &t.triangles {
-            tri(sink, &verts, tr.map(|i| base + i), slot);
+        for (tr, slot) in t.triangles.iter().zip(slots) {
+            tri(sink, &verts, tr.map(|i| base + i), *slot);
         }
     }
     // The skirt: the curb face along every ring of the outline, facing out of the block.
@@ -458,8 +460,10 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
             along += l;
         }
     }
-    // The bottom, at road level, facing down: the platform is a closed solid.
-    let t = triangulate_plain(&b.polygon);
+    // The bottom, at road level, facing down: the platform is a closed solid. The block's own
+    // triangulation, not the top's triangles turned over: those hold the lots' rings too, about
+    // twice as many triangles.
+    let t = bottom.unwrap_or_else(|| triangulate_plain(&b.polygon));
     let base = verts.len() as u32;
     for q in &t.vertices {
         sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, heights.at(*q)), DOWN, [q.x, q.y]);
@@ -468,6 +472,49 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
         tri(sink, &verts, [base + tr[0], base + tr[2], base + tr[1]], MaterialSlot::Curb);
     }
     sink.end_feature();
+}
+
+/// A triangulated surface with the material slot of each triangle.
+type Surface = (Triangulation, Vec<MaterialSlot>);
+
+/// The triangulations of a block's platform that [`block_top`] gives.
+struct BlockTop {
+    /// The top's surfaces, each at curb height: the sidewalk band's triangles (slot `Sidewalk`)
+    /// before the lots' (slot `Block`).
+    surfaces: Vec<Surface>,
+    /// The block's outline on its own (for the bottom), when it came with the top.
+    bottom: Option<Triangulation>,
+}
+
+/// The top of a block: one constrained triangulation of the block with its lots' rings inside
+/// ([`triangulate_nested`]), which also gives the block alone for the bottom; where the rings
+/// do not nest cleanly (a lot that is the whole block, a lot ring along or on the block's), the
+/// band and each lot triangulated on their own ([`block_top_apart`]) and no bottom.
+fn block_top(b: &crate::types::Block) -> BlockTop {
+    let Some(Nested { all: mut t, in_inner, outer }) = triangulate_nested(&b.polygon, &b.lots) else {
+        return BlockTop { surfaces: block_top_apart(b), bottom: None };
+    };
+    let (lots, band): (Vec<_>, Vec<_>) = t.triangles.iter().zip(&in_inner).partition(|(_, &lot)| lot);
+    let slots = std::iter::repeat_n(MaterialSlot::Sidewalk, band.len())
+        .chain(std::iter::repeat_n(MaterialSlot::Block, lots.len()))
+        .collect();
+    t.triangles = band.into_iter().chain(lots).map(|(tr, _)| *tr).collect();
+    BlockTop { surfaces: vec![(t, slots)], bottom: Some(outer) }
+}
+
+/// The top of a block with the sidewalk band (its parts from [`band_polygons`]) and each lot
+/// triangulated on their own.
+fn block_top_apart(b: &crate::types::Block) -> Vec<Surface> {
+    let band = band_polygons(b);
+    let surfaces =
+        band.iter().map(|p| (p, MaterialSlot::Sidewalk)).chain(b.lots.iter().map(|p| (p, MaterialSlot::Block)));
+    surfaces
+        .map(|(poly, slot)| {
+            let t = triangulate_plain(poly);
+            let slots = vec![slot; t.triangles.len()];
+            (t, slots)
+        })
+        .collect()
 }
 
 /// The sidewalk band of a block: the block minus its lots, built from the very rings of the
@@ -494,4 +541,134 @@ fn band_polygons(b: &crate::types::Block) -> Vec<Polygon> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Block;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point::new(x, y)
+    }
+
+    fn poly(exterior: Vec<Point>, holes: Vec<Vec<Point>>) -> Polygon {
+        Polygon { exterior, holes }
+    }
+
+    fn square(x0: f64, y0: f64, side: f64) -> Vec<Point> {
+        vec![p(x0, y0), p(x0 + side, y0), p(x0 + side, y0 + side), p(x0, y0 + side)]
+    }
+
+    fn reversed(r: Vec<Point>) -> Vec<Point> {
+        r.into_iter().rev().collect()
+    }
+
+    fn block(polygon: Polygon, lots: Vec<Polygon>) -> Block {
+        let area = crate::validate::polygon_area(&polygon);
+        Block { id: "b".to_string(), polygon, area, profile: crate::Profile::default(), lots }
+    }
+
+    /// The block's platform mesh.
+    fn platform(b: &Block) -> crate::mesh_types::FeatureMesh {
+        let mut c = MeshCollector::default();
+        block_mesh(b, &Heights::none(), &mut c);
+        c.meshes.into_iter().next().unwrap()
+    }
+
+    /// Area of the platform's triangles in `slot`.
+    fn slot_area(m: &crate::mesh_types::FeatureMesh, slot: MaterialSlot) -> f64 {
+        let at = |i: u32| m.vertices[i as usize].position;
+        m.triangles
+            .iter()
+            .zip(&m.slots)
+            .filter(|(_, &s)| s == slot)
+            .map(|(t, _)| area3(at(t[0]), at(t[1]), at(t[2])))
+            .sum()
+    }
+
+    /// Edges of the platform not matched by the same edge the other way.
+    fn open_edges(m: &crate::mesh_types::FeatureMesh) -> usize {
+        let key = |i: u32| {
+            let q = m.vertices[i as usize].position;
+            [q.x.to_bits(), q.y.to_bits(), q.z.to_bits()]
+        };
+        let mut edges: std::collections::BTreeMap<_, i64> = std::collections::BTreeMap::new();
+        for t in &m.triangles {
+            for e in 0..3 {
+                let (a, c) = (key(t[e]), key(t[(e + 1) % 3]));
+                *edges.entry(if a < c { (a, c) } else { (c, a) }).or_default() += if a < c { 1 } else { -1 };
+            }
+        }
+        edges.values().filter(|&&n| n != 0).count()
+    }
+
+    #[test]
+    fn nested_top_has_the_parts_of_the_separate_triangulations() {
+        let blocks = [
+            block(poly(square(0.0, 0.0, 10.0), vec![]), vec![poly(square(2.0, 2.0, 6.0), vec![])]),
+            // A hole of the block in the band.
+            block(
+                poly(
+                    vec![p(0.0, 0.0), p(30.0, 0.0), p(30.0, 10.0), p(0.0, 10.0)],
+                    vec![reversed(square(22.0, 4.0, 2.0))],
+                ),
+                vec![poly(vec![p(2.0, 2.0), p(18.0, 2.0), p(18.0, 8.0), p(2.0, 8.0)], vec![])],
+            ),
+            // A hole of the block in a lot's hole.
+            block(
+                poly(square(0.0, 0.0, 20.0), vec![reversed(square(8.0, 8.0, 4.0))]),
+                vec![poly(square(2.0, 2.0, 16.0), vec![reversed(square(6.0, 6.0, 8.0))])],
+            ),
+            // No lots.
+            block(poly(square(0.0, 0.0, 10.0), vec![]), vec![]),
+        ];
+        for b in &blocks {
+            let top = block_top(b);
+            assert_eq!(top.surfaces.len(), 1, "one triangulation for the whole top");
+            assert_eq!(top.bottom, Some(triangulate_plain(&b.polygon)));
+            let m = platform(b);
+            assert_eq!(open_edges(&m), 0);
+            // The same parts as the band and each lot triangulated on their own.
+            let mut apart = MeshCollector::default();
+            apart.begin_feature(FeatureKind::Block, &b.id);
+            let mut verts = Vec::new();
+            for (t, slots) in block_top_apart(b) {
+                let base = verts.len() as u32;
+                for q in &t.vertices {
+                    sink_vertex(&mut apart, &mut verts, Point3::new(q.x, q.y, b.profile.curb_height), UP, [q.x, q.y]);
+                }
+                for (tr, slot) in t.triangles.iter().zip(slots) {
+                    tri(&mut apart, &verts, tr.map(|i| base + i), slot);
+                }
+            }
+            let apart = &apart.meshes[0];
+            for slot in [MaterialSlot::Sidewalk, MaterialSlot::Block] {
+                assert_eq!(slot_area(&m, slot), slot_area(apart, slot), "{slot:?}");
+                let count = |m: &crate::mesh_types::FeatureMesh| m.slots.iter().filter(|&&s| s == slot).count();
+                assert_eq!(count(&m), count(apart), "{slot:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn rings_that_do_not_nest_give_the_separate_triangulations() {
+        let outline = poly(square(0.0, 0.0, 10.0), vec![]);
+        let cases = [
+            // A sidewalk band of 0: the lot is the block.
+            vec![outline.clone()],
+            // A lot vertex on the block's edge.
+            vec![poly(vec![p(5.0, 0.0), p(8.0, 3.0), p(2.0, 3.0)], vec![])],
+            // A lot along the block's edge.
+            vec![poly(vec![p(0.0, 0.0), p(10.0, 0.0), p(10.0, 4.0), p(0.0, 4.0)], vec![])],
+        ];
+        for lots in cases {
+            let b = block(outline.clone(), lots);
+            let top = block_top(&b);
+            assert_eq!(top.bottom, None);
+            assert_eq!(top.surfaces, block_top_apart(&b));
+            // Built without a panic.
+            assert!(!platform(&b).triangles.is_empty());
+        }
+    }
 }

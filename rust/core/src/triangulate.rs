@@ -22,6 +22,10 @@
 //! 5. Triangles with area below [`MIN_TRIANGLE_AREA`] are left out; the rest are
 //!    counter-clockwise (spade's faces are, by exact predicates) and index a compact vertex list.
 //!
+//! [`triangulate_nested`] triangulates a polygon and disjoint polygons inside it (a block and
+//! its lots) at once, and tells the triangles of the two parts apart by a flood fill over ring
+//! kinds instead of step 4's count; it refuses rings that do not nest cleanly (see there).
+//!
 //! Never panics: coordinates spade cannot take (NaN, infinite, beyond
 //! [`spade::MAX_ALLOWED_VALUE`], or non-zero below [`spade::MIN_ALLOWED_VALUE`]) give an empty
 //! result; refinement only runs when every coordinate is within [`REFINE_MAX_COORD`], where
@@ -29,12 +33,13 @@
 
 use std::collections::VecDeque;
 
-use spade::handles::{FixedFaceHandle, InnerTag};
+use spade::handles::{FixedFaceHandle, FixedVertexHandle, InnerTag};
 use spade::{
     AngleLimit, ConstrainedDelaunayTriangulation, HasPosition, Point2, RefinementParameters, Triangulation as _,
 };
 
 use crate::types::{Point, Polygon};
+use crate::validate::polygon_area;
 
 /// Triangles that are smaller than this (square metres) are left out: they would be invisible
 /// and only harm normals and UVs.
@@ -116,6 +121,198 @@ pub fn triangulate_plain(poly: &Polygon) -> Triangulation {
     triangulate_with(poly, false)
 }
 
+/// The ring kinds of [`triangulate_nested`], as flags: a path from outside that crosses a
+/// constraint edge toggles its kind's flag.
+const OUTER_RING: u8 = 1;
+/// See [`OUTER_RING`].
+const INNER_RING: u8 = 2;
+/// Both ring kinds' flags: inside an inner polygon, and so inside the outer one.
+const BOTH_RINGS: u8 = OUTER_RING | INNER_RING;
+
+/// Largest difference allowed between the area of the triangles [`triangulate_nested`] gives
+/// a part (outer only, inner) and that part's area from the rings, relative to the outer
+/// polygon's area: beyond it the result is refused. Well above rounding and the triangles left
+/// out for being below [`MIN_TRIANGLE_AREA`], well below any face classified wrongly.
+pub const NESTED_AREA_TOLERANCE: f64 = 1e-6;
+
+/// What [`triangulate_nested`] gives.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Nested {
+    /// The outer polygon with the inner polygons' rings inside it: the triangles of the outer
+    /// polygon minus the inner ones and of the inner polygons, sharing the inner rings' vertices.
+    pub all: Triangulation,
+    /// For each triangle of `all`: whether it lies in an inner polygon (else in the outer
+    /// polygon only).
+    pub in_inner: Vec<bool>,
+    /// The outer polygon on its own, exactly as [`triangulate_plain`] triangulates it.
+    pub outer: Triangulation,
+}
+
+/// Triangulates `outer` together with the disjoint polygons `inner` lying inside it (a block
+/// and its lots) in one constrained Delaunay triangulation without refinement, telling for
+/// every triangle whether it lies in an inner polygon or only in `outer`; and `outer` on its
+/// own. Each part is triangulated as [`triangulate_plain`] would triangulate it alone, up to
+/// the choice among co-circular points.
+///
+/// ## How
+/// 1. The outer rings' vertices and edges go in first, as in [`triangulate_plain`], whose
+///    result for `outer` is then read off (above [`BULK_LOAD_MIN_VERTICES`] vertices over all
+///    rings, everything is bulk loaded at once and `outer` triangulated on its own instead).
+/// 2. The inner rings' vertices and edges are added. Every ring edge is a constraint of kind
+///    outer or inner.
+/// 3. The faces are classified by a flood fill from the outer face that carries two flags,
+///    inside `outer` and inside an inner polygon, each toggled on crossing a constraint edge of
+///    its kind. Unlike a count of all crossings, this keeps a hole of `outer` that lies outside
+///    every inner polygon out of both parts.
+///
+/// `None` (never a panic) when the rings do not nest cleanly, for the caller to triangulate the
+/// parts one by one: a coordinate spade cannot take; fewer than three distinct points; a ring
+/// edge that repeats another (an inner ring along an outer one, as a lot that is the whole
+/// block), that spade refuses (it would cross another) or splits (a vertex lies on it); a face
+/// that two paths give different flags, or inside an inner polygon and outside `outer`; or
+/// parts whose triangles' areas differ from the rings' by more than [`NESTED_AREA_TOLERANCE`].
+/// Deterministic (same input → same output).
+pub fn triangulate_nested(outer: &Polygon, inner: &[Polygon]) -> Option<Nested> {
+    let outer_rings: Vec<&[Point]> = rings_of(outer).collect();
+    let inner_rings: Vec<&[Point]> = inner.iter().flat_map(rings_of).collect();
+    let valid = |p: &Point| spade::validate_coordinate(p.x).is_ok() && spade::validate_coordinate(p.y).is_ok();
+    let all_rings = || outer_rings.iter().chain(&inner_rings);
+    if outer.exterior.len() < 3 || !all_rings().all(|r| r.iter().all(valid)) {
+        return None;
+    }
+    let total: usize = all_rings().map(|r| r.len()).sum();
+    let (cdt, outer_handles, inner_handles, outer_alone) = if total > BULK_LOAD_MIN_VERTICES {
+        let rings: Vec<&[Point]> = all_rings().copied().collect();
+        let (mut cdt, mut handles) = insert_vertices(&rings)?;
+        let inner_handles = handles.split_off(outer_rings.len().min(handles.len()));
+        add_ring_constraints(&mut cdt, &handles)?;
+        add_ring_constraints(&mut cdt, &inner_handles)?;
+        (cdt, handles, inner_handles, triangulate_plain(outer))
+    } else {
+        let mut cdt = Cdt::new();
+        let outer_handles = insert_into(&mut cdt, &outer_rings)?;
+        add_ring_constraints(&mut cdt, &outer_handles)?;
+        let outer_alone = collect(&cdt);
+        let inner_handles = insert_into(&mut cdt, &inner_rings)?;
+        add_ring_constraints(&mut cdt, &inner_handles)?;
+        (cdt, outer_handles, inner_handles, outer_alone)
+    };
+    if cdt.num_vertices() < 3 || cdt.num_inner_faces() == 0 {
+        return None;
+    }
+    // Every constraint edge is one ring edge, unsplit (an inner vertex inserted on an outer edge
+    // splits it): its kind by undirected edge index, read now that every constraint is in.
+    let mut edge_kind = vec![0u8; cdt.num_undirected_edges()];
+    let mut kinds = 0usize;
+    for (handles, kind) in [(&outer_handles, OUTER_RING), (&inner_handles, INNER_RING)] {
+        for (a, b) in handles.iter().flat_map(|hs| ring_edges(hs)) {
+            let e = cdt.get_edge_from_neighbors(a, b)?;
+            let slot = edge_kind.get_mut(e.as_undirected().fix().index())?;
+            if !e.is_constraint_edge() || *slot != 0 {
+                return None;
+            }
+            *slot = kind;
+            kinds += 1;
+        }
+    }
+    if kinds != cdt.num_constraints() {
+        return None;
+    }
+    let class = nested_faces(&cdt, &edge_kind)?;
+    let (all, in_inner) = collect_classified(&cdt, &class);
+    let (mut only_outer, mut in_inner_area) = (0.0, 0.0);
+    for (tri, &flag) in all.triangles.iter().zip(&in_inner) {
+        let corners = tri.map(|i| usize::try_from(i).ok().and_then(|i| all.vertices.get(i)).copied());
+        let [Some(a), Some(b), Some(c)] = corners else {
+            return None;
+        };
+        *(if flag { &mut in_inner_area } else { &mut only_outer }) += triangle_area([a, b, c]);
+    }
+    let outer_area = polygon_area(outer);
+    let inner_area: f64 = inner.iter().map(polygon_area).sum();
+    let tolerance = NESTED_AREA_TOLERANCE * outer_area;
+    let close = |got: f64, want: f64| (got - want).abs() <= tolerance;
+    let areas_match = close(only_outer, outer_area - inner_area) && close(in_inner_area, inner_area);
+    areas_match.then_some(Nested { all, in_inner, outer: outer_alone })
+}
+
+/// The rings of a polygon: its exterior, then its holes.
+fn rings_of(p: &Polygon) -> impl Iterator<Item = &[Point]> {
+    std::iter::once(p.exterior.as_slice()).chain(p.holes.iter().map(Vec::as_slice))
+}
+
+/// Adds every edge of the rings (vertex handles, in ring order) as a constraint. `None` when an
+/// edge is there already (two rings share it, or a ring repeats it), or spade refuses it (it
+/// would cross a constraint) or splits it (a vertex lies on it).
+fn add_ring_constraints(cdt: &mut Cdt, handles: &[Vec<FixedVertexHandle>]) -> Option<()> {
+    for (a, b) in handles.iter().flat_map(|hs| ring_edges(hs)) {
+        if cdt.exists_constraint(a, b) || cdt.try_add_constraint(a, b).len() != 1 {
+            return None;
+        }
+    }
+    Some(())
+}
+
+/// The edges of a ring of vertex handles, closing it, without those of zero length.
+fn ring_edges(hs: &[FixedVertexHandle]) -> impl Iterator<Item = (FixedVertexHandle, FixedVertexHandle)> + '_ {
+    let n = hs.len();
+    (0..n).filter_map(move |i| Some((*hs.get(i)?, *hs.get((i + 1) % n)?))).filter(|(a, b)| a != b)
+}
+
+/// For each face (by index; the outer face is 0) of a [`triangulate_nested`] triangulation:
+/// `Some(true)` inside an inner polygon, `Some(false)` inside the outer one only, `None`
+/// outside. The flags of a face are those of a neighbour across an edge, toggled by the edge's
+/// kind (`edge_kind`, by undirected edge index; 0 for an edge that is no constraint). `None`
+/// for the whole when two neighbours disagree or a face is inside an inner polygon only.
+fn nested_faces(cdt: &Cdt, edge_kind: &[u8]) -> Option<Vec<Option<bool>>> {
+    let n = cdt.num_all_faces();
+    let mut flags: Vec<Option<u8>> = vec![None; n];
+    let mut stack: Vec<FixedFaceHandle<InnerTag>> = Vec::new();
+    let kind = |edge: usize| edge_kind.get(edge).copied().unwrap_or(0);
+    for edge in cdt.convex_hull() {
+        // The outer face (no flags) is left of a hull edge; the inner face right of it.
+        if let Some(face) = edge.rev().face().as_inner() {
+            reach(&mut flags, &mut stack, face.fix(), kind(edge.as_undirected().fix().index()))?;
+        }
+    }
+    while let Some(f) = stack.pop() {
+        let here = flags.get(f.index()).copied().flatten()?;
+        for edge in cdt.face(f).adjacent_edges() {
+            if let Some(other) = edge.rev().face().as_inner() {
+                reach(&mut flags, &mut stack, other.fix(), here ^ kind(edge.as_undirected().fix().index()))?;
+            }
+        }
+    }
+    flags
+        .into_iter()
+        .map(|f| match f {
+            Some(INNER_RING) => None,
+            Some(BOTH_RINGS) => Some(Some(true)),
+            Some(OUTER_RING) => Some(Some(false)),
+            _ => Some(None),
+        })
+        .collect()
+}
+
+/// One step of [`nested_faces`]'s flood fill: reaches `face` with flags `want`. `None` when it
+/// was reached before with other flags (or is out of range).
+fn reach(
+    flags: &mut [Option<u8>],
+    stack: &mut Vec<FixedFaceHandle<InnerTag>>,
+    face: FixedFaceHandle<InnerTag>,
+    want: u8,
+) -> Option<()> {
+    let slot = flags.get_mut(face.index())?;
+    match *slot {
+        None => {
+            *slot = Some(want);
+            stack.push(face);
+            Some(())
+        }
+        Some(f) => (f == want).then_some(()),
+    }
+}
+
 /// [`triangulate`], with refinement switched off when `refine` is false.
 fn triangulate_with(poly: &Polygon, refine: bool) -> Triangulation {
     let rings: Vec<&[Point]> =
@@ -171,39 +368,7 @@ pub const BULK_LOAD_MIN_VERTICES: usize = 8192;
 /// Inserts the rings' vertices and edges. `None` if spade refuses a vertex (not expected after
 /// the coordinate check, but handled).
 fn build_cdt(rings: &[&[Point]]) -> Option<Cdt> {
-    let position = |p: &Point| Vertex(Point2::new(p.x, p.y));
-    let total: usize = rings.iter().map(|r| r.len()).sum();
-    let mut handles: Vec<Vec<spade::handles::FixedVertexHandle>> = Vec::with_capacity(rings.len());
-    let mut cdt = if total > BULK_LOAD_MIN_VERTICES {
-        let mut cdt = Cdt::bulk_load(rings.iter().flat_map(|r| r.iter().map(position)).collect()).ok()?;
-        for ring in rings {
-            let mut hs = Vec::with_capacity(ring.len());
-            for p in ring.iter() {
-                // Identical points are one vertex, found where the bulk load put it (spade
-                // keeps every distinct point); a miss would only be a rounding surprise, so
-                // insert it then (an insertion finds an existing vertex too).
-                let at = Point2::new(p.x, p.y);
-                let h = match cdt.locate_vertex(at) {
-                    Some(v) => v.fix(),
-                    None => cdt.insert(position(p)).ok()?,
-                };
-                hs.push(h);
-            }
-            handles.push(hs);
-        }
-        cdt
-    } else {
-        let mut cdt = Cdt::new();
-        for ring in rings {
-            let mut hs = Vec::with_capacity(ring.len());
-            for p in ring.iter() {
-                // An identical point lands on the existing vertex and gets its handle.
-                hs.push(cdt.insert(position(p)).ok()?);
-            }
-            handles.push(hs);
-        }
-        cdt
-    };
+    let (mut cdt, handles) = insert_vertices(rings)?;
     for hs in &handles {
         if hs.len() < 2 {
             continue;
@@ -220,16 +385,69 @@ fn build_cdt(rings: &[&[Point]]) -> Option<Cdt> {
     Some(cdt)
 }
 
+/// Inserts the rings' vertices (no edges yet); gives the triangulation and every ring's vertex
+/// handles, in ring order. `None` if spade refuses a vertex.
+fn insert_vertices(rings: &[&[Point]]) -> Option<(Cdt, Vec<Vec<FixedVertexHandle>>)> {
+    let total: usize = rings.iter().map(|r| r.len()).sum();
+    if total <= BULK_LOAD_MIN_VERTICES {
+        let mut cdt = Cdt::new();
+        let handles = insert_into(&mut cdt, rings)?;
+        return Some((cdt, handles));
+    }
+    let position = |p: &Point| Vertex(Point2::new(p.x, p.y));
+    let mut cdt = Cdt::bulk_load(rings.iter().flat_map(|r| r.iter().map(position)).collect()).ok()?;
+    let mut handles: Vec<Vec<FixedVertexHandle>> = Vec::with_capacity(rings.len());
+    for ring in rings {
+        let mut hs = Vec::with_capacity(ring.len());
+        for p in ring.iter() {
+            // Identical points are one vertex, found where the bulk load put it (spade keeps
+            // every distinct point); a miss would only be a rounding surprise, so insert it then
+            // (an insertion finds an existing vertex too).
+            let at = Point2::new(p.x, p.y);
+            let h = match cdt.locate_vertex(at) {
+                Some(v) => v.fix(),
+                None => cdt.insert(position(p)).ok()?,
+            };
+            hs.push(h);
+        }
+        handles.push(hs);
+    }
+    Some((cdt, handles))
+}
+
+/// Inserts the rings' vertices one by one in ring order; gives every ring's vertex handles.
+/// `None` if spade refuses a vertex.
+fn insert_into(cdt: &mut Cdt, rings: &[&[Point]]) -> Option<Vec<Vec<FixedVertexHandle>>> {
+    let mut handles = Vec::with_capacity(rings.len());
+    for ring in rings {
+        let mut hs = Vec::with_capacity(ring.len());
+        for p in ring.iter() {
+            // An identical point lands on the existing vertex and gets its handle.
+            hs.push(cdt.insert(Vertex(Point2::new(p.x, p.y))).ok()?);
+        }
+        handles.push(hs);
+    }
+    Some(handles)
+}
+
 /// The inside faces (odd number of constraint crossings from the outer face), as a compact
 /// triangulation without the too-small triangles.
 fn collect(cdt: &Cdt) -> Triangulation {
-    let inside = inside_faces(cdt);
+    let class: Vec<Option<bool>> = inside_faces(cdt).into_iter().map(|inside| inside.then_some(false)).collect();
+    collect_classified(cdt, &class).0
+}
+
+/// The faces that `class` (by face index) gives a flag, as a compact triangulation without the
+/// too-small triangles, and the flag of each triangle kept. Empty if the vertices do not fit
+/// 32-bit indices.
+fn collect_classified(cdt: &Cdt, class: &[Option<bool>]) -> (Triangulation, Vec<bool>) {
     let mut map: Vec<Option<u32>> = vec![None; cdt.num_vertices()];
     let mut used: Vec<[usize; 3]> = Vec::new();
+    let mut flags: Vec<bool> = Vec::new();
     for face in cdt.inner_faces() {
-        if !inside.get(face.fix().index()).copied().unwrap_or(false) {
+        let Some(flag) = class.get(face.fix().index()).copied().flatten() else {
             continue;
-        }
+        };
         let vs = face.vertices();
         let idx = vs.map(|v| v.fix().index());
         let pos = vs.map(|v| to_point(v.position()));
@@ -237,6 +455,7 @@ fn collect(cdt: &Cdt) -> Triangulation {
             continue;
         }
         used.push(idx);
+        flags.push(flag);
     }
     // Vertices in spade's order: the input vertices by first appearance, then Steiner points.
     for t in &used {
@@ -250,7 +469,7 @@ fn collect(cdt: &Cdt) -> Triangulation {
     for (v, m) in cdt.vertices().zip(map.iter_mut()) {
         if m.is_some() {
             let Ok(k) = u32::try_from(vertices.len()) else {
-                return Triangulation::default();
+                return Default::default();
             };
             *m = Some(k);
             vertices.push(to_point(v.position()));
@@ -262,12 +481,12 @@ fn collect(cdt: &Cdt) -> Triangulation {
         for (o, i) in out.iter_mut().zip(t) {
             match map.get(i).copied().flatten() {
                 Some(k) => *o = k,
-                None => return Triangulation::default(),
+                None => return Default::default(),
             }
         }
         triangles.push(out);
     }
-    Triangulation { vertices, triangles }
+    (Triangulation { vertices, triangles }, flags)
 }
 
 /// For each face (by index; the outer face is 0): whether it is inside the polygon, i.e. the
@@ -719,5 +938,171 @@ mod tests {
         assert_eq!(q.count, 1);
         let bad = Triangulation { vertices: vec![p(0.0, 0.0)], triangles: vec![[0, 1, 7]] };
         assert_eq!(quality(&bad), TriangleQuality { min_angle_deg: 0.0, min_area: 0.0, count: 1 });
+    }
+
+    /// The area of the triangles of `n` in the inner polygons (`true`) or only in the outer one.
+    fn part_area(n: &Nested, inner: bool) -> f64 {
+        n.all
+            .triangles
+            .iter()
+            .zip(&n.in_inner)
+            .filter(|(_, &f)| f == inner)
+            .map(|(&t, _)| triangle_area(corners(&n.all, t)))
+            .sum()
+    }
+
+    /// Every triangle of `n` well formed, on the side its flag says (its centroid in an inner
+    /// polygon exactly when flagged, always in `outer`), every vertex an input vertex, and
+    /// `n.outer` what `triangulate_plain` gives for `outer`.
+    fn check_nested(outer: &Polygon, inner: &[Polygon], n: &Nested) {
+        assert_eq!(n.all.triangles.len(), n.in_inner.len());
+        let inside =
+            |pl: &Polygon, q: Point| point_in_ring(q, &pl.exterior) && pl.holes.iter().all(|h| !point_in_ring(q, h));
+        let inputs: Vec<Point> =
+            std::iter::once(outer).chain(inner).flat_map(|pl| rings_of(pl).flatten().copied()).collect();
+        for (&tri, &flag) in n.all.triangles.iter().zip(&n.in_inner) {
+            let c = corners(&n.all, tri);
+            assert!(triangle_area(c) >= MIN_TRIANGLE_AREA, "too small or clockwise: {c:?}");
+            let m = centroid(c);
+            assert!(inside(outer, m), "centroid {m:?} outside the outer polygon");
+            assert_eq!(inner.iter().any(|pl| inside(pl, m)), flag, "centroid {m:?} flagged {flag}");
+        }
+        assert!(n.all.vertices.iter().all(|v| inputs.contains(v)), "a vertex that is no input vertex");
+        assert_eq!(n.outer, triangulate_plain(outer));
+        check_valid(outer, &n.outer);
+    }
+
+    fn reversed(r: Vec<Point>) -> Vec<Point> {
+        r.into_iter().rev().collect()
+    }
+
+    #[test]
+    fn nested_square_lot_in_square_block() {
+        let block = poly(square(0.0, 0.0, 10.0), vec![]);
+        let lots = [poly(square(2.0, 2.0, 6.0), vec![])];
+        let n = triangulate_nested(&block, &lots).unwrap();
+        check_nested(&block, &lots, &n);
+        assert_eq!(part_area(&n, false), 64.0);
+        assert_eq!(part_area(&n, true), 36.0);
+        // The ring band (8 vertices, 1 hole) and the lot (4 vertices).
+        assert_eq!(n.in_inner.iter().filter(|&&f| !f).count(), 8);
+        assert_eq!(n.in_inner.iter().filter(|&&f| f).count(), 2);
+        assert_eq!(n.all.vertices.len(), 8);
+        assert_eq!(total_area(&n.outer), 100.0);
+        // The lot given clockwise: the same parts.
+        let cw = [poly(reversed(square(2.0, 2.0, 6.0)), vec![])];
+        let m = triangulate_nested(&block, &cw).unwrap();
+        assert_eq!((part_area(&m, false), part_area(&m, true)), (64.0, 36.0));
+        // No lots: all of it outer only, as the block on its own.
+        let alone = triangulate_nested(&block, &[]).unwrap();
+        assert!(alone.in_inner.iter().all(|&f| !f));
+        assert_eq!(alone.all, triangulate_plain(&block));
+    }
+
+    #[test]
+    fn nested_block_hole_in_the_band() {
+        // A hole of the block beside the lot, in the band: crossing its ring leaves the block,
+        // which a plain crossing count would take for entering a lot.
+        let block =
+            poly(vec![p(0.0, 0.0), p(30.0, 0.0), p(30.0, 10.0), p(0.0, 10.0)], vec![reversed(square(22.0, 4.0, 2.0))]);
+        let lots = [poly(vec![p(2.0, 2.0), p(18.0, 2.0), p(18.0, 8.0), p(2.0, 8.0)], vec![])];
+        let n = triangulate_nested(&block, &lots).unwrap();
+        check_nested(&block, &lots, &n);
+        assert_eq!(part_area(&n, false), 300.0 - 96.0 - 4.0);
+        assert_eq!(part_area(&n, true), 96.0);
+    }
+
+    #[test]
+    fn nested_lot_hole_holding_a_block_hole() {
+        // The lot's hole holds a hole of the block, with a band around it.
+        let block = poly(square(0.0, 0.0, 20.0), vec![reversed(square(8.0, 8.0, 4.0))]);
+        let lots = [poly(square(2.0, 2.0, 16.0), vec![reversed(square(6.0, 6.0, 8.0))])];
+        let n = triangulate_nested(&block, &lots).unwrap();
+        check_nested(&block, &lots, &n);
+        assert_eq!(part_area(&n, true), 256.0 - 64.0);
+        assert_eq!(part_area(&n, false), (400.0 - 256.0) + (64.0 - 16.0));
+        // Two lots, one in the other's hole: the same, lot by lot.
+        let two = [
+            poly(square(2.0, 2.0, 16.0), vec![reversed(square(6.0, 6.0, 8.0))]),
+            poly(square(7.0, 7.0, 6.0), vec![reversed(square(7.5, 7.5, 5.0))]),
+        ];
+        let n = triangulate_nested(&block, &two).unwrap();
+        check_nested(&block, &two, &n);
+        assert_eq!(part_area(&n, true), 192.0 + 36.0 - 25.0);
+    }
+
+    #[test]
+    fn nested_lot_touching_the_block_at_a_vertex() {
+        // A corner shared, no edge: the parts are still apart.
+        let block = poly(square(0.0, 0.0, 10.0), vec![]);
+        let lots = [poly(vec![p(0.0, 0.0), p(4.0, 2.0), p(2.0, 4.0)], vec![])];
+        let n = triangulate_nested(&block, &lots).unwrap();
+        check_nested(&block, &lots, &n);
+        assert_eq!(part_area(&n, true), 6.0);
+        assert_eq!(part_area(&n, false), 94.0);
+    }
+
+    #[test]
+    fn nested_refuses_rings_that_do_not_nest() {
+        let block = poly(square(0.0, 0.0, 10.0), vec![reversed(square(6.0, 6.0, 2.0))]);
+        let cases: Vec<(&str, Vec<Polygon>)> = vec![
+            // A sidewalk band of 0: the lot is the block (every edge repeated).
+            ("lot equal to the block", vec![block.clone()]),
+            ("lot along the block", vec![poly(vec![p(0.0, 0.0), p(10.0, 0.0), p(10.0, 4.0), p(0.0, 4.0)], vec![])]),
+            ("lot vertex on the block's edge", vec![poly(vec![p(5.0, 0.0), p(8.0, 3.0), p(2.0, 3.0)], vec![])]),
+            (
+                "block vertex on the lot's edge",
+                vec![poly(vec![p(1.0, 1.0), p(9.0, 1.0), p(9.0, 6.0), p(1.0, 6.0)], vec![])],
+            ),
+            ("lot crossing the block", vec![poly(square(8.0, 1.0, 4.0), vec![])]),
+            (
+                "lots crossing each other",
+                vec![poly(square(1.0, 1.0, 3.0), vec![]), poly(square(2.0, 2.0, 3.0), vec![])],
+            ),
+            ("lot outside the block", vec![poly(square(20.0, 0.0, 2.0), vec![])]),
+            ("lot in the block's hole", vec![poly(square(6.5, 6.5, 1.0), vec![])]),
+            (
+                "lot with a repeated edge",
+                vec![poly(vec![p(1.0, 1.0), p(3.0, 1.0), p(1.0, 1.0), p(3.0, 1.0), p(2.0, 3.0)], vec![])],
+            ),
+            ("lot with a non-finite point", vec![poly(vec![p(1.0, 1.0), p(3.0, 1.0), p(f64::NAN, 3.0)], vec![])]),
+        ];
+        for (what, lots) in &cases {
+            assert!(triangulate_nested(&block, lots).is_none(), "{what}");
+        }
+        // Outer polygons that give nothing to classify.
+        let nan = f64::NAN;
+        for bad in [
+            Polygon::default(),
+            poly(vec![p(0.0, 0.0), p(1.0, 0.0)], vec![]),
+            poly(vec![p(1.0, 1.0); 5], vec![]),
+            poly(vec![p(0.0, 0.0), p(1.0, 0.0), p(nan, 1.0)], vec![]),
+        ] {
+            assert!(triangulate_nested(&bad, &[]).is_none(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn nested_large_rings_are_bulk_loaded() {
+        // Above the bulk load threshold over all rings: the same parts, the outer one exactly
+        // as on its own.
+        let n = BULK_LOAD_MIN_VERTICES / 2 + 100;
+        let block = circle(n, 100.0);
+        let lot = circle(n, 50.0);
+        let lots = [lot.clone()];
+        let t = triangulate_nested(&block, &lots).unwrap();
+        check_nested(&block, &lots, &t);
+        let (want_lot, want_band) =
+            (signed_area(&lot.exterior), signed_area(&block.exterior) - signed_area(&lot.exterior));
+        assert!((part_area(&t, true) - want_lot).abs() < 1e-9 * want_lot);
+        assert!((part_area(&t, false) - want_band).abs() < 1e-9 * want_band);
+        assert_eq!(t.in_inner.len(), 2 * n + n - 2);
+    }
+
+    #[test]
+    fn nested_is_deterministic() {
+        let block = poly(square(0.0, 0.0, 20.0), vec![reversed(square(8.0, 8.0, 4.0))]);
+        let lots = [poly(square(2.0, 2.0, 16.0), vec![reversed(square(6.0, 6.0, 8.0))])];
+        assert_eq!(triangulate_nested(&block, &lots), triangulate_nested(&block, &lots));
     }
 }
