@@ -524,6 +524,10 @@ fn band_polygons(b: &crate::types::Block) -> Vec<Polygon> {
     if b.lots.is_empty() {
         return vec![b.polygon.clone()];
     }
+    // A sidewalk band of width 0: the lot is the whole block, and there is no band.
+    if b.lots.contains(&b.polygon) {
+        return Vec::new();
+    }
     let inside =
         |ring: &[Point], hole: &[Point]| hole.first().is_some_and(|q| crate::validate::point_in_ring(*q, ring));
     let reversed = |r: &Vec<Point>| -> Vec<Point> { r.iter().rev().copied().collect() };
@@ -670,5 +674,16 @@ mod tests {
             // Built without a panic.
             assert!(!platform(&b).triangles.is_empty());
         }
+    }
+
+    /// With a sidewalk band of 0 the lot is the whole block: the top is the lot alone (no band
+    /// under it), and the platform is closed.
+    #[test]
+    fn lot_that_is_the_whole_block_leaves_no_band() {
+        let outline = poly(square(0.0, 0.0, 10.0), vec![reversed(square(4.0, 4.0, 2.0))]);
+        let m = platform(&block(outline.clone(), vec![outline]));
+        assert_eq!(slot_area(&m, MaterialSlot::Sidewalk), 0.0);
+        assert!((slot_area(&m, MaterialSlot::Block) - 96.0).abs() < 1e-9);
+        assert_eq!(open_edges(&m), 0);
     }
 }
