@@ -161,28 +161,74 @@ fn ring(out: &mut String, points: &[Point], frame: &Frame) {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&position(*p, frame));
+        push_position(out, *p, frame);
     }
     out.push(']');
 }
 
 fn position(p: Point, frame: &Frame) -> String {
+    let mut out = String::new();
+    push_position(&mut out, p, frame);
+    out
+}
+
+/// Appends `[x,y]` in the output frame.
+fn push_position(out: &mut String, p: Point, frame: &Frame) {
     let [x, y] = frame.from_core(p);
-    format!("[{},{}]", number(x), number(y))
+    out.push('[');
+    push_number(out, x);
+    out.push(',');
+    push_number(out, y);
+    out.push(']');
 }
 
 /// A number rounded to [`DECIMALS`] decimals, `-0` as `0`, and `null` if it is not finite.
 fn number(v: f64) -> String {
+    let mut out = String::new();
+    push_number(&mut out, v);
+    out
+}
+
+/// Below this magnitude a number is rounded to [`DECIMALS`] decimals; beyond it a scaled value
+/// has no fraction left to round (and the scaled value stays below 2^53, where every integer
+/// is exact).
+const ROUNDED_BELOW: f64 = 1e11;
+
+/// Appends [`number`]'s text for `v`. The value rounded to `DECIMALS` decimals is an integer
+/// count `k` of 10^-DECIMALS; the shortest decimal that reads back as `k / 10^DECIMALS` (what
+/// `f64`'s `Display` writes) is that count's digits with the decimal point put in and trailing
+/// zeros dropped, so it is written from the integer directly, without a float formatter.
+fn push_number(out: &mut String, v: f64) {
     if !v.is_finite() {
-        return "null".to_owned();
+        out.push_str("null");
+        return;
     }
-    let scale = 10f64.powi(DECIMALS);
-    // Beyond 1e11 a scaled value has no fraction left to round.
-    let r = if v.abs() < 1e11 { (v * scale).round() / scale } else { v };
-    let r = if r == 0.0 { 0.0 } else { r };
-    let mut s = String::new();
-    let _ = write!(s, "{r}");
-    s
+    if v.abs() >= ROUNDED_BELOW {
+        let _ = write!(out, "{v}");
+        return;
+    }
+    let unit = 10u64.pow(DECIMALS as u32);
+    let k = (v * unit as f64).round();
+    if k == 0.0 {
+        out.push('0');
+        return;
+    }
+    if k < 0.0 {
+        out.push('-');
+    }
+    // |k| < 10^15 < 2^53: exact as an integer.
+    let k = k.abs() as u64;
+    let _ = write!(out, "{}", k / unit);
+    let mut frac = k % unit;
+    if frac != 0 {
+        out.push('.');
+        let mut width = DECIMALS as u32;
+        while frac % 10 == 0 {
+            frac /= 10;
+            width -= 1;
+        }
+        let _ = write!(out, "{frac:0width$}", width = width as usize);
+    }
 }
 
 /// A JSON string literal.
@@ -207,6 +253,45 @@ mod tests {
         assert_eq!(number(0.3), "0.3");
         assert_eq!(number(f64::NAN), "null");
         assert_eq!(number(-12.5), "-12.5");
+    }
+
+    /// What `f64`'s own formatter writes for the rounded value: the text `push_number` must
+    /// give.
+    fn by_display(v: f64) -> String {
+        if !v.is_finite() {
+            return "null".to_owned();
+        }
+        let scale = 10f64.powi(DECIMALS);
+        let r = if v.abs() < ROUNDED_BELOW { (v * scale).round() / scale } else { v };
+        let r = if r == 0.0 { 0.0 } else { r };
+        format!("{r}")
+    }
+
+    #[test]
+    fn numbers_are_written_as_the_float_formatter_writes_them() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut values = vec![
+            0.0, -0.0, 1e-5, -4.9999e-5, 5e-5, 0.00015, 0.5, 1.0, 9.99995, 123.45675, 99_999_999_999.9999,
+            -99_999_999_999.99, 1e11, -1e11, 3.4e15, 1e300, f64::MIN_POSITIVE, f64::INFINITY, f64::NAN,
+        ];
+        for _ in 0..200_000 {
+            let bits = next();
+            // Magnitudes from 1e-6 to 1e12, and raw bit patterns.
+            let mag = 10f64.powf((bits % 18_000) as f64 / 1000.0 - 6.0);
+            let frac = (next() % 1_000_000) as f64 / 1_000_000.0;
+            let sign = if bits & (1 << 40) != 0 { -1.0 } else { 1.0 };
+            values.push(sign * mag * (1.0 + frac));
+            values.push(f64::from_bits(next()));
+        }
+        for v in values {
+            assert_eq!(number(v), by_display(v), "{v:e}");
+        }
     }
 
     #[test]
