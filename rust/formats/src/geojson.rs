@@ -223,7 +223,7 @@ fn push_number(out: &mut String, v: f64) {
     if frac != 0 {
         out.push('.');
         let mut width = DECIMALS as u32;
-        while frac % 10 == 0 {
+        while frac.is_multiple_of(10) {
             frac /= 10;
             width -= 1;
         }
@@ -277,8 +277,25 @@ mod tests {
             seed
         };
         let mut values = vec![
-            0.0, -0.0, 1e-5, -4.9999e-5, 5e-5, 0.00015, 0.5, 1.0, 9.99995, 123.45675, 99_999_999_999.9999,
-            -99_999_999_999.99, 1e11, -1e11, 3.4e15, 1e300, f64::MIN_POSITIVE, f64::INFINITY, f64::NAN,
+            0.0,
+            -0.0,
+            1e-5,
+            -4.9999e-5,
+            5e-5,
+            0.00015,
+            0.5,
+            1.0,
+            9.99995,
+            123.45675,
+            99_999_999_999.999_9,
+            -99_999_999_999.99,
+            1e11,
+            -1e11,
+            3.4e15,
+            1e300,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NAN,
         ];
         for _ in 0..200_000 {
             let bits = next();
