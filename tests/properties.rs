@@ -1775,3 +1775,97 @@ fn wedge_at_a_mouth_on_a_sharp_vertex_stays_joined() {
     ]);
     check_all("wedge at a sharp vertex", &input);
 }
+
+/// Three splines (the first failing case of `random_splines_hold_every_invariant` on seed 328):
+/// `s0` and `s2` run side by side, overlapping, between two junctions built from the union of
+/// their arms. The short piece of `s2` between them had its mouth at the upper junction still
+/// buried where the march that unburies mouths had to stop, halfway along it, and its corner
+/// was on no junction. The two junctions need more of the road than it has between them: they
+/// are now one junction, that piece inside it.
+#[test]
+fn mouth_still_buried_halfway_merges_the_two_junctions() {
+    let (c, l) = (PointKind::Curve, PointKind::Linear);
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                5.410017403183167,
+                vec![
+                    sp(116.17418505741934, 241.2556614428875, c),
+                    sp(197.00133094225532, 65.94084150644066, l),
+                    sp(141.7330312175852, 214.27702868199557, c),
+                ],
+            ),
+            spline(
+                "s1",
+                6.1700599721744185,
+                vec![
+                    sp(207.99282281613398, 263.1419257112949, c),
+                    sp(228.20111722931208, 164.08516129659057, c),
+                    sp(124.09264972331786, 129.64489098039695, c),
+                ],
+            ),
+            spline(
+                "s2",
+                7.739842106652577,
+                vec![sp(191.6886597387499, 82.66789365585872, c), sp(138.60643959659149, 179.81133689477568, c)],
+            ),
+        ],
+    };
+    let net = check_all("mouth still buried halfway", &input);
+    let merged = net
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == DiagnosticCode::JunctionsMerged && d.road.as_deref() == Some("s2"))
+        .count();
+    assert!(merged >= 1, "the junctions at both ends of s2's short piece are one: {:?}", net.diagnostics);
+}
+
+/// Three closed loops drawn nearly on top of each other (the first failing case of
+/// `closed_loops_hold_every_invariant` on seed 313): a junction of 8 arms built from their
+/// union swallows most of them, and the mouth of `o0`'s piece beside it stayed 7 cm inside
+/// where its march stopped halfway. The junctions at its two ends are now one.
+#[test]
+fn overlapping_loops_with_a_mouth_still_buried_halfway() {
+    let input = roads(&[
+        (
+            "o0",
+            6.875305151744977,
+            true,
+            &[
+                (47.728806056456335, 25.165944682420477),
+                (43.24566312648436, 65.79613367797903),
+                (6.393749938137429, 44.664502926056954),
+                (-7.175208740784665, 33.84361946477164),
+                (-7.175208740784669, 16.48826990006932),
+                (6.393749938137423, 5.667386438784003),
+                (34.867960996721905, -4.958938121663611),
+            ],
+        ),
+        (
+            "o1",
+            7.044679330071271,
+            true,
+            &[
+                (108.48972208740571, 32.09218761913389),
+                (98.48972208740571, 49.41269569482266),
+                (65.15466545621126, 72.50969130185973),
+                (32.16275670045839, 32.092187619133895),
+                (72.35376326805073, 4.143887115171971),
+                (98.48972208740571, 14.771679543445117),
+            ],
+        ),
+        (
+            "o2",
+            6.087246659596034,
+            true,
+            &[
+                (96.08298576491838, 67.54000781560418),
+                (76.08298576491838, 87.54000781560418),
+                (12.047310869938812, 67.5400078156042),
+                (76.08298576491836, -11.193076639455441),
+            ],
+        ),
+    ]);
+    check_all("overlapping loops, mouth buried halfway", &input);
+}

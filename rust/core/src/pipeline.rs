@@ -425,20 +425,48 @@ fn settle_junctions(
         // from their bases instead, it could fall apart where only the stretches joined them),
         // and its mouths are unburied again. Each round joins at least two groups.
         loop {
-            let before = unbury_mouths(g, &mut layout, settings, only.as_ref());
+            let (before, stuck) = unbury_mouths(g, &mut layout, settings, only.as_ref());
             let keys: Vec<usize> = layout.groups.keys().copied().collect();
             let shapes: Vec<&Polygon> = layout.groups.values().map(|gr| &gr.polygon).collect();
             let grown: Vec<bool> =
                 keys.iter().zip(&shapes).map(|(k, p)| before.get(k).is_some_and(|b| b != *p)).collect();
             let pairs = overlapping(&shapes, &grown);
-            if pairs.is_empty() {
+            // A mouth still buried halfway along its arm: the junctions at the two ends need
+            // more of the road than it has between them, and are one junction, the road between
+            // them inside it.
+            let mut bridges: BTreeMap<usize, Vec<Point>> = BTreeMap::new();
+            for &ei in &stuck {
+                let e = &g.edges[ei];
+                let (Some(n0), Some(n1)) = (e.n0, e.n1) else { continue };
+                let (a, b) = (guf.find(layout.group_of[n0]), guf.find(layout.group_of[n1]));
+                if a != b {
+                    bridges.insert(ei, bridge_strip(g, ei, &layout.setback, settings));
+                }
+            }
+            if pairs.is_empty() && bridges.is_empty() {
                 return layout;
             }
             for &(a, b) in &pairs {
                 guf.union(keys[a], keys[b]);
                 overlap_diagnostic(shapes[a], shapes[b], diags);
             }
-            only = Some(join_groups(&mut layout, &mut guf, settings));
+            for &ei in bridges.keys() {
+                let e = &g.edges[ei];
+                if let (Some(n0), Some(n1)) = (e.n0, e.n1) {
+                    guf.union(layout.group_of[n0], layout.group_of[n1]);
+                }
+                layout.internal[ei] = true;
+                diags.push(Diagnostic {
+                    code: DiagnosticCode::JunctionsMerged,
+                    position: e.line.point_at(0.5 * e.line.length()).xy(),
+                    road: Some(g.roads[e.road].id.clone()),
+                    message: format!(
+                        "two junctions need more of road {} than it has between them: merged into one",
+                        g.roads[e.road].id
+                    ),
+                });
+            }
+            only = Some(join_groups(&mut layout, &mut guf, &bridges, settings));
         }
     }
 }
@@ -446,7 +474,12 @@ fn settle_junctions(
 /// Joins the groups of `layout` that `guf` has joined: nodes, arms and inner edges together,
 /// the surface the union of theirs (largest part; holes below `min_block_area` filled).
 /// Returns the joined groups.
-fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) -> BTreeSet<usize> {
+fn join_groups(
+    layout: &mut Layout,
+    guf: &mut UnionFind,
+    bridges: &BTreeMap<usize, Vec<Point>>,
+    settings: &Settings,
+) -> BTreeSet<usize> {
     let old = std::mem::take(&mut layout.groups);
     let mut parts: BTreeMap<usize, Vec<Group>> = BTreeMap::new();
     for (r, gr) in old {
@@ -461,14 +494,27 @@ fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) ->
             if members.len() == 1 {
                 return (r, members.remove(0), false);
             }
-            let shapes: Vec<Vec<Contour>> = members.iter().map(|m| shape(&m.polygon)).collect();
-            let polygon = junction_surface(&shapes, settings);
-            let mut group = Group { nodes: Vec::new(), arms: Vec::new(), inner: Vec::new(), polygon };
+            let mut shapes: Vec<Vec<Contour>> = members.iter().map(|m| shape(&m.polygon)).collect();
+            let mut group =
+                Group { nodes: Vec::new(), arms: Vec::new(), inner: Vec::new(), polygon: Polygon::default() };
             for m in members {
                 group.nodes.extend(m.nodes);
                 group.arms.extend(m.arms);
                 group.inner.extend(m.inner);
             }
+            // A road between two of the members that joins them lies inside the junction.
+            let mut inside: Vec<usize> =
+                group.arms.iter().map(|a| a.edge).filter(|e| bridges.contains_key(e)).collect();
+            inside.sort_unstable();
+            inside.dedup();
+            for ei in inside {
+                group.arms.retain(|a| a.edge != ei);
+                group.inner.push(ei);
+                if let Some(ring) = bridges.get(&ei).filter(|r| r.len() >= 3) {
+                    shapes.push(vec![ccw_contour(ring)]);
+                }
+            }
+            group.polygon = junction_surface(&shapes, settings);
             (r, group, true)
         })
         .collect();
@@ -480,6 +526,23 @@ fn join_groups(layout: &mut Layout, guf: &mut UnionFind, settings: &Settings) ->
         layout.groups.insert(r, gr);
     }
     fresh
+}
+
+/// The carriageway of edge `ei` between its two mouths (at the setbacks `setback`), reaching
+/// back into each junction by up to half the road's width (no further than half the setback)
+/// so that it overlaps both surfaces rather than only touching them.
+fn bridge_strip(g: &Graph, ei: usize, setback: &[[f64; 2]], settings: &Settings) -> Vec<Point> {
+    let e = &g.edges[ei];
+    let half = 0.5 * g.roads[e.road].width;
+    let len = e.line.length();
+    let [s0, s1] = setback.get(ei).copied().unwrap_or([0.0, 0.0]);
+    let (a, b) = ((s0 - half.min(0.5 * s0)).max(0.0), (len - s1 + half.min(0.5 * s1)).min(len));
+    if !(b - a > COINCIDENT_SHARE * settings.tolerance) {
+        return Vec::new();
+    }
+    let mut r = strip(&e.line, a, b, half);
+    dedup_ring(&mut r);
+    r
 }
 
 /// The union of some shapes as one junction surface: its largest part, with the holes too
@@ -516,7 +579,7 @@ fn unbury_mouths(
     layout: &mut Layout,
     settings: &Settings,
     only: Option<&BTreeSet<usize>>,
-) -> BTreeMap<usize, Polygon> {
+) -> (BTreeMap<usize, Polygon>, BTreeSet<usize>) {
     // A fallback outline's corner patches are grown by a hair (`junction::grown_by_a_hair`,
     // `COINCIDENT_SHARE` × tolerance), and so may be parts that only touched the rest: a corner
     // within twice that of the outline is on it, whichever way the rounding went.
@@ -525,7 +588,7 @@ fn unbury_mouths(
     // Groups are independent (an arm's end belongs to one group): each works on its own and
     // reports the setbacks it moved.
     let setback = &layout.setback;
-    let results: Vec<(usize, Polygon, Moved)> = layout
+    let results: Vec<(usize, Polygon, Moved, Vec<usize>)> = layout
         .groups
         .par_iter()
         .filter(|(root, _)| only.is_none_or(|o| o.contains(root)))
@@ -605,19 +668,41 @@ fn unbury_mouths(
                     changed = true;
                 }
             }
-            (root, polygon, moved)
+            // Arms whose mouth is still buried where the march had to stop, halfway to the
+            // junction at their other end.
+            let stuck: Vec<usize> = arms
+                .iter()
+                .filter(|a| {
+                    let e = &g.edges[a.edge];
+                    let end = if a.at_start { 0 } else { 1 };
+                    if (if a.at_start { e.n1 } else { e.n0 }).is_none() {
+                        return false;
+                    }
+                    let line = arm_line(g, **a);
+                    let half = 0.5 * g.roads[e.road].width;
+                    let s = current(a.edge, end, &moved);
+                    s >= 0.5 * line.length()
+                        && [Side::Left, Side::Right]
+                            .iter()
+                            .any(|&side| inside(&polygon, offset_at(&line, s, half, side)))
+                })
+                .map(|a| a.edge)
+                .collect();
+            (root, polygon, moved, stuck)
         })
         .collect();
     let mut before = BTreeMap::new();
-    for (root, polygon, moved) in results {
+    let mut stuck = BTreeSet::new();
+    for (root, polygon, moved, edges) in results {
         for (edge, end, s) in moved {
             layout.setback[edge][end] = s;
         }
         if let Some(gr) = layout.groups.get_mut(&root) {
             before.insert(root, std::mem::replace(&mut gr.polygon, polygon));
         }
+        stuck.extend(edges);
     }
-    before
+    (before, stuck)
 }
 
 /// Setbacks moved by [`unbury_mouths`]: (edge, end, new setback), in order.
