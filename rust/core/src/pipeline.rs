@@ -431,15 +431,13 @@ fn settle_junctions(
             let grown: Vec<bool> =
                 keys.iter().zip(&shapes).map(|(k, p)| before.get(k).is_some_and(|b| b != *p)).collect();
             let pairs = overlapping(&shapes, &grown);
-            // A mouth still buried halfway along its arm: the junctions at the two ends need
-            // more of the road than it has between them, and are one junction, the road between
-            // them inside it.
+            // A mouth still buried halfway along its arm: the junctions at the two ends (or the
+            // one junction at both) need more of the road than it has between them, and are one
+            // junction, the road between them inside it.
             let mut bridges: BTreeMap<usize, Vec<Point>> = BTreeMap::new();
             for &ei in &stuck {
                 let e = &g.edges[ei];
-                let (Some(n0), Some(n1)) = (e.n0, e.n1) else { continue };
-                let (a, b) = (guf.find(layout.group_of[n0]), guf.find(layout.group_of[n1]));
-                if a != b {
+                if e.n0.is_some() && e.n1.is_some() {
                     bridges.insert(ei, bridge_strip(g, ei, &layout.setback, settings));
                 }
             }
@@ -472,8 +470,10 @@ fn settle_junctions(
 }
 
 /// Joins the groups of `layout` that `guf` has joined: nodes, arms and inner edges together,
-/// the surface the union of theirs (largest part; holes below `min_block_area` filled).
-/// Returns the joined groups.
+/// the surface the union of theirs (largest part; holes below `min_block_area` filled). An arm
+/// edge in `bridges` becomes an inner edge of its group, its carriageway (the ring given)
+/// united with the surface, whether or not the group joined another. Returns the groups that
+/// changed.
 fn join_groups(
     layout: &mut Layout,
     guf: &mut UnionFind,
@@ -491,7 +491,8 @@ fn join_groups(
     let joined: Vec<(usize, Group, bool)> = parts
         .into_par_iter()
         .map(|(r, mut members)| {
-            if members.len() == 1 {
+            let bridged = members.iter().any(|m| m.arms.iter().any(|a| bridges.contains_key(&a.edge)));
+            if members.len() == 1 && !bridged {
                 return (r, members.remove(0), false);
             }
             let mut shapes: Vec<Vec<Contour>> = members.iter().map(|m| shape(&m.polygon)).collect();
