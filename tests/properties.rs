@@ -1919,3 +1919,40 @@ fn mouth_still_buried_halfway_back_to_the_same_junction() {
     ]);
     check_all("closed loops, buried halfway back to the same junction", &input);
 }
+
+/// Three splines (the first failing case of `random_splines_hold_every_invariant` on seed 77
+/// once junctions joined over a mouth still buried halfway): the road taken in between the two
+/// junctions reached 0.05 m² into a third, and only surfaces that grew while unburying were
+/// checked for overlap. Surfaces that grew by joining are checked too, and joined.
+#[test]
+fn a_road_taken_into_a_junction_does_not_overlap_a_third() {
+    let (c, l) = (PointKind::Curve, PointKind::Linear);
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                6.2047296262478495,
+                vec![
+                    sp(207.76372974066513, 249.6654479078888, c),
+                    sp(176.18683739665775, 285.4565705632815, c),
+                    sp(274.2594620710904, 196.57261831140363, c),
+                ],
+            ),
+            spline(
+                "s1",
+                9.912319189807063,
+                vec![sp(0.0, 254.03256141893803, c), sp(161.08081099692666, 299.9949825763109, c), sp(0.0, 0.0, c)],
+            ),
+            spline(
+                "s2",
+                8.20510832853955,
+                vec![
+                    sp(68.1370966228011, 135.4738679723133, l),
+                    sp(239.5913461278841, 287.0460022214142, c),
+                    sp(115.87431333165294, 284.1355682606659, c),
+                ],
+            ),
+        ],
+    };
+    check_all("road taken into a junction beside a third", &input);
+}

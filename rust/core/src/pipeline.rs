@@ -428,8 +428,11 @@ fn settle_junctions(
             let (before, stuck) = unbury_mouths(g, &mut layout, settings, only.as_ref());
             let keys: Vec<usize> = layout.groups.keys().copied().collect();
             let shapes: Vec<&Polygon> = layout.groups.values().map(|gr| &gr.polygon).collect();
+            // Surfaces that grew: by unburying, or by joining (a road taken in between two
+            // junctions may reach a third).
+            let joined = |k: &usize| only.as_ref().is_some_and(|o| o.contains(k));
             let grown: Vec<bool> =
-                keys.iter().zip(&shapes).map(|(k, p)| before.get(k).is_some_and(|b| b != *p)).collect();
+                keys.iter().zip(&shapes).map(|(k, p)| joined(k) || before.get(k).is_some_and(|b| b != *p)).collect();
             let pairs = overlapping(&shapes, &grown);
             // A mouth still buried halfway along its arm: the junctions at the two ends (or the
             // one junction at both) need more of the road than it has between them, and are one
