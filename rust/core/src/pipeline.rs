@@ -682,9 +682,13 @@ fn unbury_mouths(
                     if (if a.at_start { e.n1 } else { e.n0 }).is_none() {
                         return false;
                     }
+                    // Most mouths are nowhere near halfway: only those are looked at again.
+                    let s = current(a.edge, end, &moved);
+                    if s < 0.5 * e.line.length() * (1.0 - HALFWAY_SHARE) {
+                        return false;
+                    }
                     let line = arm_line(g, **a);
                     let half = 0.5 * g.roads[e.road].width;
-                    let s = current(a.edge, end, &moved);
                     s >= 0.5 * line.length()
                         && [Side::Left, Side::Right]
                             .iter()
