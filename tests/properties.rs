@@ -1956,3 +1956,47 @@ fn a_road_taken_into_a_junction_does_not_overlap_a_third() {
     };
     check_all("road taken into a junction beside a third", &input);
 }
+
+/// Three splines (the first failing case of `random_splines_hold_every_invariant` on seed 40
+/// once junctions joined over a mouth still buried halfway): the march that unburies a mouth
+/// of `s0` in the joined junction stopped halfway along its edge, where the road turns
+/// sharply; the stretch given up folded over itself there, the union lost the part holding the
+/// new corner, and the mouth ended 0.29 m off the junction. A move that would leave a corner
+/// off the surface is no longer made.
+#[test]
+fn a_march_does_not_leave_a_mouth_corner_off_the_junction() {
+    let (c, l) = (PointKind::Curve, PointKind::Linear);
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                4.063142981843491,
+                vec![
+                    sp(259.11734451379857, 190.51669427858397, c),
+                    sp(65.79629565905216, 258.7195737450585, c),
+                    sp(96.76881661307998, 114.82901362755977, l),
+                    sp(272.0583899551468, 202.68873092272696, c),
+                ],
+            ),
+            spline(
+                "s1",
+                10.484218878247473,
+                vec![
+                    sp(34.35456719574092, 130.62236919245646, c),
+                    sp(48.59345015338446, 132.68048804399274, c),
+                    sp(299.41398754012073, 8.393578719759814, c),
+                ],
+            ),
+            spline(
+                "s2",
+                11.208906461050661,
+                vec![
+                    sp(150.8460544579672, 7.248456647719185, c),
+                    sp(5.565437841446124, 96.34317293875819, c),
+                    sp(221.86235015672435, 145.46292998759915, l),
+                ],
+            ),
+        ],
+    };
+    check_all("march at a sharp turn halfway", &input);
+}

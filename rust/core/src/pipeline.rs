@@ -664,11 +664,23 @@ fn unbury_mouths(
                     }
                     let mut r = strip(&line, s0, s, half);
                     dedup_ring(&mut r);
-                    moved.push((a.edge, end, s));
                     if r.len() < 3 {
+                        moved.push((a.edge, end, s));
                         continue;
                     }
-                    polygon = junction_surface(&[shape(&polygon), vec![ccw_contour(&r)]], settings);
+                    let grown = junction_surface(&[shape(&polygon), vec![ccw_contour(&r)]], settings);
+                    // Where the arm turns sharply at the new mouth the stretch can fold over
+                    // itself, and the union lose the part that holds a new corner: the mouth
+                    // would end off the surface. Such a move is not made.
+                    let lost = [Side::Left, Side::Right]
+                        .map(|side| offset_at(&line, s, half, side))
+                        .iter()
+                        .any(|&q| !covers(&grown, q, snap));
+                    if lost {
+                        continue;
+                    }
+                    moved.push((a.edge, end, s));
+                    polygon = grown;
                     changed = true;
                 }
             }
@@ -715,6 +727,16 @@ fn unbury_mouths(
 
 /// Setbacks moved by [`unbury_mouths`]: (edge, end, new setback), in order.
 type Moved = Vec<(usize, usize, f64)>;
+
+/// Whether `q` lies inside `poly` or within `snap` of its outline.
+fn covers(poly: &Polygon, q: Point, snap: f64) -> bool {
+    let inside = crate::validate::point_in_ring(q, &poly.exterior)
+        && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h));
+    inside
+        || std::iter::once(&poly.exterior)
+            .chain(poly.holes.iter())
+            .any(|r| (0..r.len()).any(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 <= snap))
+}
 
 /// Whether `q` lies inside `poly` further than `snap` from its outline (a mouth corner on the
 /// outline is not buried).
