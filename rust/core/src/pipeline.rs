@@ -386,15 +386,7 @@ fn settle_junctions(
             // One diagnostic per such edge, whether or not another edge already joined the two:
             // which one comes first depends on numbering, not on the network.
             guf.union(c0, c1);
-            diags.push(Diagnostic {
-                code: DiagnosticCode::JunctionsMerged,
-                position: e.line.point_at(0.5 * e.line.length()).xy(),
-                road: Some(g.roads[e.road].id.clone()),
-                message: format!(
-                    "two junctions need more of road {} than it has between them: merged into one",
-                    g.roads[e.road].id
-                ),
-            });
+            diags.push(needs_more_of(g, e));
         }
     }
     // ... and groups whose surfaces overlap, until none do. Each round joins at least two
@@ -457,15 +449,7 @@ fn settle_junctions(
                     guf.union(layout.group_of[n0], layout.group_of[n1]);
                 }
                 layout.internal[ei] = true;
-                diags.push(Diagnostic {
-                    code: DiagnosticCode::JunctionsMerged,
-                    position: e.line.point_at(0.5 * e.line.length()).xy(),
-                    road: Some(g.roads[e.road].id.clone()),
-                    message: format!(
-                        "two junctions need more of road {} than it has between them: merged into one",
-                        g.roads[e.road].id
-                    ),
-                });
+                diags.push(needs_more_of(g, e));
             }
             only = Some(join_groups(&mut layout, &mut guf, &bridges, settings));
         }
@@ -556,6 +540,18 @@ fn junction_surface(shapes: &[Vec<Contour>], settings: &Settings) -> Polygon {
     let mut poly = largest(crate::overlay::overlay(shapes, &empty, OverlayRule::Subject, FillRule::NonZero));
     poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
     poly
+}
+
+/// The diagnostic for junctions that need more of edge `e`'s road than it has between them
+/// (merged into one), at the middle of the edge.
+fn needs_more_of(g: &Graph, e: &crate::graph::Edge) -> Diagnostic {
+    let road = &g.roads[e.road].id;
+    Diagnostic {
+        code: DiagnosticCode::JunctionsMerged,
+        position: e.line.point_at(0.5 * e.line.length()).xy(),
+        road: Some(road.clone()),
+        message: format!("two junctions need more of road {road} than it has between them: merged into one"),
+    }
 }
 
 /// One diagnostic per overlapping pair, halfway between the two surfaces' centres: neither
