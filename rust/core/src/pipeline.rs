@@ -432,7 +432,8 @@ fn settle_junctions(
             let mut bridges: BTreeMap<usize, Vec<Point>> = BTreeMap::new();
             for &ei in &stuck {
                 let e = &g.edges[ei];
-                if e.n0.is_some() && e.n1.is_some() {
+                let short = e.line.length() <= BRIDGE_MAX_WIDTHS * g.roads[e.road].width;
+                if e.n0.is_some() && e.n1.is_some() && short {
                     bridges.insert(ei, bridge_strip(g, ei, &layout.setback, settings));
                 }
             }
@@ -516,6 +517,12 @@ fn join_groups(
     fresh
 }
 
+/// Longest road between two junctions, in widths of the road, that joins them when a mouth on
+/// it stays buried halfway: the junctions of roads drawn over each other for a short way. A
+/// longer road stays a road piece (its mouths are left to the mouth stitching): joining over it
+/// would make one junction of two far apart, whose mouths then take long marches to unbury.
+const BRIDGE_MAX_WIDTHS: f64 = 25.0;
+
 /// The carriageway of edge `ei` between its two mouths (at the setbacks `setback`), reaching
 /// back into each junction by up to half the road's width (no further than half the setback)
 /// so that it overlaps both surfaces rather than only touching them.
@@ -596,6 +603,8 @@ fn unbury_mouths(
             let arms = &group.arms;
             let mut polygon = group.polygon.clone();
             let mut moved: Moved = Vec::new();
+            // Arms whose move was not made (see below): the same march would come out the same.
+            let mut declined: Vec<ArmRef> = Vec::new();
             let current = |edge: usize, end: usize, moved: &[(usize, usize, f64)]| {
                 moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
             };
@@ -608,6 +617,9 @@ fn unbury_mouths(
                 changed = false;
                 rounds += 1;
                 for a in arms {
+                    if declined.contains(a) {
+                        continue;
+                    }
                     let e = &g.edges[a.edge];
                     let line = arm_line(g, *a);
                     let half = 0.5 * g.roads[e.road].width;
@@ -673,6 +685,7 @@ fn unbury_mouths(
                         .iter()
                         .any(|&q| !covers(&grown, q, snap));
                     if lost {
+                        declined.push(*a);
                         continue;
                     }
                     moved.push((a.edge, end, s));
