@@ -307,7 +307,7 @@ fn settle_junctions(
     let mut built: BTreeMap<usize, (Vec<ArmRef>, Vec<usize>, JunctionOut)> = BTreeMap::new();
     // Each round moves at least one edge inside its base, so there are at most edges + 1.
     let mut rounds_left = g.edges.len() + 1;
-    let (bases, outs, base_internal) = loop {
+    let (bases, base_internal) = loop {
         let mut internal = vec![false; g.edges.len()];
         let mut bases: BTreeMap<usize, Base> = BTreeMap::new();
         for (i, &r) in base_root.iter().enumerate() {
@@ -341,11 +341,9 @@ fn settle_junctions(
         for ((r, b), (_, o)) in todo.iter().zip(fresh) {
             built.insert(**r, (b.arms.clone(), b.inner.clone(), o));
         }
-        let outs: BTreeMap<usize, JunctionOut> =
-            bases.keys().filter_map(|r| built.get(r).map(|(_, _, o)| (*r, o.clone()))).collect();
         let mut changed = false;
         for (r, b) in &bases {
-            let Some(o) = outs.get(r) else { continue };
+            let Some((_, _, o)) = built.get(r) else { continue };
             for (i, a) in b.arms.iter().enumerate() {
                 let e = &g.edges[a.edge];
                 if !a.at_start || ends(e).1 != Some(*r) {
@@ -362,9 +360,11 @@ fn settle_junctions(
         }
         rounds_left -= 1;
         if !changed || rounds_left == 0 {
-            break (bases, outs, internal);
+            break (bases, internal);
         }
     };
+    let outs: BTreeMap<usize, JunctionOut> =
+        bases.keys().filter_map(|r| built.remove(r).map(|(_, _, o)| (*r, o))).collect();
 
     let mut setback = vec![[0.0f64; 2]; g.edges.len()];
     for (r, b) in &bases {
@@ -989,28 +989,31 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
         .filter_map(|(i, p)| bbox(&p.exterior).map(|b| GeomWithData::new(Rectangle::from_aabb(b), i)))
         .collect();
     let tree = RTree::bulk_load(entries);
+    let is_changed = |i: usize| changed.get(i).copied().unwrap_or(true);
+    // Every pair with a changed polygon is found from that polygon (from the first one when
+    // both changed).
     let pairs: Vec<Vec<(usize, usize)>> = polys
         .par_iter()
         .enumerate()
+        .filter(|&(i, p)| is_changed(i) && p.exterior.len() >= 3)
         .map(|(i, p)| {
             let Some(b) = bbox(&p.exterior) else { return Vec::new() };
             let mut out = Vec::new();
             for c in tree.locate_in_envelope_intersecting(b) {
                 let j = c.data;
-                if j <= i || p.exterior.len() < 3 || polys[j].exterior.len() < 3 {
-                    continue;
-                }
-                if !changed.get(i).copied().unwrap_or(true) && !changed.get(j).copied().unwrap_or(true) {
+                if j == i || (j < i && is_changed(j)) || polys[j].exterior.len() < 3 {
                     continue;
                 }
                 if shape(p).interiors_intersect(&shape(polys[j])) {
-                    out.push((i, j));
+                    out.push((i.min(j), i.max(j)));
                 }
             }
             out
         })
         .collect();
-    pairs.into_iter().flatten().collect()
+    let mut pairs: Vec<(usize, usize)> = pairs.into_iter().flatten().collect();
+    pairs.sort_unstable();
+    pairs
 }
 
 /// How far the inputs of each junction and road piece reach, by id: a box around its surface
