@@ -483,16 +483,26 @@ pub(crate) fn build_graph(
     let pts: Vec<GeomWithData<[f64; 2], usize>> =
         nodes.iter().enumerate().map(|(i, n)| GeomWithData::new([n.pos.x, n.pos.y], i)).collect();
     let ntree = RTree::bulk_load(pts);
-    for (i, n) in nodes.iter().enumerate() {
-        for cand in ntree.locate_within_distance([n.pos.x, n.pos.y], max_w * max_w) {
-            let j = cand.data;
-            if j <= i {
-                continue;
-            }
-            let limit = n.width.max(nodes[j].width) + settings.merge_distance;
-            if n.pos.dist(nodes[j].pos) < limit {
-                uf.union(i, j);
-            }
+    // The pairs are found in parallel; the union-find's result does not depend on their order.
+    let close: Vec<Vec<usize>> = {
+        use rayon::prelude::*;
+        nodes
+            .par_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                ntree
+                    .locate_within_distance([n.pos.x, n.pos.y], max_w * max_w)
+                    .map(|cand| cand.data)
+                    .filter(|&j| {
+                        j > i && n.pos.dist(nodes[j].pos) < n.width.max(nodes[j].width) + settings.merge_distance
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    for (i, js) in close.into_iter().enumerate() {
+        for j in js {
+            uf.union(i, j);
         }
     }
 

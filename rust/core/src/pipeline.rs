@@ -1037,6 +1037,23 @@ fn line_box(pts: &[Point3]) -> Bbox {
     })
 }
 
+/// An edge that may give a road piece: the edge, the junction ids at its ends, where the
+/// piece is cut (arc lengths along the edge) and its id before it is made unique.
+type Candidate<'a> = (usize, Option<&'a String>, Option<&'a String>, f64, f64, String);
+
+/// A road piece to build: its edge, id, the junctions at its ends, where it is cut, which of
+/// its mouths stopped halfway along their arm, and how far its inputs reach.
+struct PieceSpec {
+    edge: usize,
+    id: String,
+    from: Option<String>,
+    to: Option<String>,
+    a: f64,
+    b: f64,
+    capped: [bool; 2],
+    reach: Bbox,
+}
+
 /// Stage 6 and the features: junctions and road pieces with their ids.
 fn assemble(
     g: &Graph,
@@ -1047,87 +1064,104 @@ fn assemble(
 ) -> (Network, Extents) {
     let tolerance = settings.tolerance;
     let mut extents = Extents::default();
-    // Junction ids: the smallest (road id, position) among the stops of the cluster.
+    // Junction ids: the smallest (road id, position) among the stops of the cluster. Each
+    // junction is made in parallel; ids are made unique in group order.
+    let made: Vec<(usize, String, Bbox, Option<Junction>)> = layout
+        .groups
+        .par_iter()
+        .map(|(&r, c)| {
+            let mut keys: Vec<(&str, f64)> = Vec::new();
+            let mut roads = BTreeSet::new();
+            for a in &c.arms {
+                let e = &g.edges[a.edge];
+                let s = if a.at_start { e.s0 } else { e.s1 };
+                let road = &g.roads[e.road];
+                let s = if road.closed && s >= road.line.length() { s - road.line.length() } else { s };
+                keys.push((&road.id, s));
+                roads.insert(road.id.clone());
+            }
+            for &ei in &c.inner {
+                let e = &g.edges[ei];
+                keys.push((&g.roads[e.road].id, e.s0));
+                roads.insert(g.roads[e.road].id.clone());
+            }
+            keys.sort_by(|a, b| a.0.cmp(b.0).then(a.1.total_cmp(&b.1)));
+            let center = mean(c.nodes.iter().map(|&n| g.nodes[n].pos));
+            let base = match keys.first() {
+                Some((id, s)) => format!("j/{}/{:.2}", id, s),
+                None => format!("j/@{:.2},{:.2}", center.x, center.y),
+            };
+            let reach = c
+                .arms
+                .iter()
+                .map(|a| a.edge)
+                .chain(c.inner.iter().copied())
+                .map(|ei| line_box(&g.edges[ei].line.pts))
+                .fold(polygon_box(&c.polygon), union_box);
+            let mut polygon = c.polygon.clone();
+            dedup_ring(&mut polygon.exterior);
+            if ring_area(&polygon.exterior) < 0.0 {
+                polygon.exterior.reverse();
+            }
+            let junction = (polygon.exterior.len() >= 3).then(|| Junction {
+                id: String::new(),
+                center,
+                degree: c.arms.len(),
+                roads: roads.into_iter().collect(),
+                polygon,
+            });
+            (r, base, reach, junction)
+        })
+        .collect();
     let mut junctions = Vec::new();
     let mut jid: BTreeMap<usize, String> = BTreeMap::new();
     let mut used = BTreeMap::new();
-    for (&r, c) in &layout.groups {
-        let mut keys: Vec<(String, f64)> = Vec::new();
-        let mut roads = BTreeSet::new();
-        for a in &c.arms {
-            let e = &g.edges[a.edge];
-            let s = if a.at_start { e.s0 } else { e.s1 };
-            let road = &g.roads[e.road];
-            let s = if road.closed && s >= road.line.length() { s - road.line.length() } else { s };
-            keys.push((road.id.clone(), s));
-            roads.insert(road.id.clone());
-        }
-        for &ei in &c.inner {
-            let e = &g.edges[ei];
-            keys.push((g.roads[e.road].id.clone(), e.s0));
-            roads.insert(g.roads[e.road].id.clone());
-        }
-        keys.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        let base = match keys.first() {
-            Some((id, s)) => format!("j/{}/{:.2}", id, s),
-            None => {
-                let p = mean(c.nodes.iter().map(|&n| g.nodes[n].pos));
-                format!("j/@{:.2},{:.2}", p.x, p.y)
-            }
-        };
+    for (r, base, reach, junction) in made {
         let id = unique(base, &mut used);
         jid.insert(r, id.clone());
-        let reach = c
-            .arms
-            .iter()
-            .map(|a| a.edge)
-            .chain(c.inner.iter().copied())
-            .map(|ei| line_box(&g.edges[ei].line.pts))
-            .fold(polygon_box(&c.polygon), union_box);
         extents.junctions.insert(id.clone(), reach);
-        let mut polygon = c.polygon.clone();
-        dedup_ring(&mut polygon.exterior);
-        if ring_area(&polygon.exterior) < 0.0 {
-            polygon.exterior.reverse();
+        if let Some(mut j) = junction {
+            j.id = id;
+            junctions.push(j);
         }
-        if polygon.exterior.len() < 3 {
-            continue;
-        }
-        junctions.push(Junction {
-            id,
-            center: mean(c.nodes.iter().map(|&n| g.nodes[n].pos)),
-            degree: c.arms.len(),
-            roads: roads.into_iter().collect(),
-            polygon,
-        });
     }
 
     // Road pieces.
-    let setback = |node: Option<usize>, a: ArmRef| -> (Option<String>, f64) {
+    let setback = |node: Option<usize>, a: ArmRef| -> (Option<&String>, f64) {
         let Some(n) = node else { return (None, 0.0) };
         let r = layout.group_of[n];
         let s = layout.setback[a.edge][if a.at_start { 0 } else { 1 }];
-        (jid.get(&r).cloned(), s)
+        (jid.get(&r), s)
     };
+    // Each edge's ends, mouths and id base, in parallel; what needs the edges in order (ids
+    // made unique, slivers taken into junctions) after.
+    let candidates: Vec<Option<Candidate>> = g
+        .edges
+        .par_iter()
+        .enumerate()
+        .map(|(ei, e)| {
+            if layout.internal[ei] {
+                return None;
+            }
+            let (from, sb0) = setback(e.n0, ArmRef { edge: ei, at_start: true });
+            let (to, sb1) = setback(e.n1, ArmRef { edge: ei, at_start: false });
+            let (a, b) = (sb0, e.line.length() - sb1);
+            // Mouths that meet or overlap leave no piece between them; a piece however short
+            // stays, so that no crack opens between the two junctions. At a dead end a piece
+            // shorter than the coincidence distance would only be a cap on nothing.
+            let dead_end = e.n0.is_none() || e.n1.is_none();
+            if !(b > a) || (dead_end && b - a <= COINCIDENT_SHARE * tolerance) {
+                return None;
+            }
+            Some((ei, from, to, a, b, format!("r/{}/{:.2}", g.roads[e.road].id, e.s0)))
+        })
+        .collect();
     let mut used_p = BTreeMap::new();
-    let mut specs = Vec::new();
+    let mut kept = Vec::new();
     let junction_at: BTreeMap<String, usize> =
         junctions.iter().enumerate().map(|(k, j): (usize, &Junction)| (j.id.clone(), k)).collect();
-    for (ei, e) in g.edges.iter().enumerate() {
-        if layout.internal[ei] {
-            continue;
-        }
-        let (from, sb0) = setback(e.n0, ArmRef { edge: ei, at_start: true });
-        let (to, sb1) = setback(e.n1, ArmRef { edge: ei, at_start: false });
-        let len = e.line.length();
-        let (a, b) = (sb0, len - sb1);
-        // Mouths that meet or overlap leave no piece between them; a piece however short
-        // stays, so that no crack opens between the two junctions. At a dead end a piece
-        // shorter than the coincidence distance would only be a cap on nothing.
-        let dead_end = e.n0.is_none() || e.n1.is_none();
-        if !(b > a) || (dead_end && b - a <= COINCIDENT_SHARE * tolerance) {
-            continue;
-        }
+    for (ei, from, to, a, b, base) in candidates.into_iter().flatten() {
+        let e = &g.edges[ei];
         let road = &g.roads[e.road];
         // A piece that leaves a junction and comes back to it, shorter than the road is wide,
         // is a sliver between two of the junction's own mouths; so is one shorter than
@@ -1135,7 +1169,7 @@ fn assemble(
         // hairpin whose legs overlap up to it, where no mouth could be moved out): it becomes
         // junction surface. Decided for every edge, in focus or not, so that an update builds
         // the same outline. When the union is refused, the piece stays.
-        if let Some(j) = from.as_ref().filter(|j| to.as_ref() == Some(*j)) {
+        if let Some(j) = from.filter(|j| to == Some(*j)) {
             let k = junction_at.get(j.as_str()).copied();
             let buried = || {
                 let (half, snap) = (0.5 * road.width, COINCIDENT_SHARE * tolerance);
@@ -1153,33 +1187,45 @@ fn assemble(
                 continue;
             }
         }
-        let id = unique(format!("r/{}/{:.2}", road.id, e.s0), &mut used_p);
+        let id = unique(base, &mut used_p);
         // Numbered with the others, built only when in focus.
-        if !edge_in(e) {
-            continue;
+        if edge_in(e) {
+            kept.push((ei, id, from.cloned(), to.cloned(), a, b));
         }
-        let reach = [&from, &to]
-            .into_iter()
-            .flatten()
-            .filter_map(|j| extents.junctions.get(j))
-            .fold(line_box(&e.line.pts), |acc, b| union_box(acc, *b));
-        extents.pieces.insert(id.clone(), reach);
-        // A mouth exactly halfway along its arm is where `unbury_mouths` stopped a march that
-        // had another junction waiting at the far end, whether or not its corners were out
-        // (the setback compared with half the arm's length as the march computed it: the arm
-        // from the end is the reversed line, whose length may differ in the last bit).
-        let halfway = |sb: f64, at_start: bool| {
-            (sb - 0.5 * len).abs() <= HALFWAY_SHARE * len
-                && sb == 0.5 * (if at_start { len } else { arm_line(g, ArmRef { edge: ei, at_start }).length() })
-        };
-        let capped = [from.is_some() && halfway(sb0, true), to.is_some() && halfway(sb1, false)];
-        specs.push((ei, id, from, to, a, b, capped));
+    }
+    let extents_j = &extents.junctions;
+    let specs: Vec<PieceSpec> = kept
+        .into_par_iter()
+        .map(|(ei, id, from, to, a, b)| {
+            let e = &g.edges[ei];
+            let len = e.line.length();
+            let reach = [&from, &to]
+                .into_iter()
+                .flatten()
+                .filter_map(|j| extents_j.get(j))
+                .fold(line_box(&e.line.pts), |acc, b| union_box(acc, *b));
+            // A mouth exactly halfway along its arm is where `unbury_mouths` stopped a march
+            // that had another junction waiting at the far end, whether or not its corners
+            // were out (the setback compared with half the arm's length as the march computed
+            // it: the arm from the end is the reversed line, whose length may differ in the
+            // last bit).
+            let halfway = |sb: f64, at_start: bool| {
+                (sb - 0.5 * len).abs() <= HALFWAY_SHARE * len
+                    && sb == 0.5 * (if at_start { len } else { arm_line(g, ArmRef { edge: ei, at_start }).length() })
+            };
+            let sb1 = if e.n1.is_some() { layout.setback[ei][1] } else { 0.0 };
+            let capped = [from.is_some() && halfway(a, true), to.is_some() && halfway(sb1, false)];
+            PieceSpec { edge: ei, id, from, to, a, b, capped, reach }
+        })
+        .collect();
+    for sp in &specs {
+        extents.pieces.insert(sp.id.clone(), sp.reach);
     }
     let capped: BTreeMap<String, [bool; 2]> =
-        specs.iter().filter(|sp| sp.6.iter().any(|&c| c)).map(|sp| (sp.1.clone(), sp.6)).collect();
+        specs.iter().filter(|sp| sp.capped.iter().any(|&c| c)).map(|sp| (sp.id.clone(), sp.capped)).collect();
     let pieces: Vec<RoadPiece> = specs
         .into_par_iter()
-        .map(|(ei, id, from, to, a, b, _)| {
+        .map(|PieceSpec { edge: ei, id, from, to, a, b, .. }| {
             let e = &g.edges[ei];
             let road = &g.roads[e.road];
             let half = 0.5 * road.width;
@@ -1289,14 +1335,23 @@ fn absorb_sliver(
 /// `unbury_mouths` stopped halfway along the edge.
 fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 2]>) {
     // Each corner with the piece it belongs to, and whether its mouth is capped.
-    let mut corners: BTreeMap<String, Vec<(Point, usize)>> = BTreeMap::new();
-    let mut capped_at: BTreeMap<String, Vec<bool>> = BTreeMap::new();
-    for (pi, piece) in net.pieces.iter().enumerate() {
-        let caps = capped.get(&piece.id).copied().unwrap_or_default();
-        for (k, (id, right, left, _)) in crate::curb::mouths(std::iter::once(piece)).into_iter().enumerate() {
-            let end = usize::from(k > 0 || piece.from.is_none());
-            corners.entry(id.to_string()).or_default().extend([(right, pi), (left, pi)]);
-            capped_at.entry(id.to_string()).or_default().extend([caps[end]; 2]);
+    let found: Vec<Vec<(&str, Point, Point, bool)>> = net
+        .pieces
+        .par_iter()
+        .map(|piece| {
+            let caps = capped.get(&piece.id).copied().unwrap_or_default();
+            let mouths = crate::curb::mouths(std::iter::once(piece)).into_iter().enumerate();
+            mouths
+                .map(|(k, (id, right, left, _))| (id, right, left, caps[usize::from(k > 0 || piece.from.is_none())]))
+                .collect()
+        })
+        .collect();
+    let mut corners: BTreeMap<&str, Vec<(Point, usize)>> = BTreeMap::new();
+    let mut capped_at: BTreeMap<&str, Vec<bool>> = BTreeMap::new();
+    for (pi, mouths) in found.iter().enumerate() {
+        for &(id, right, left, cap) in mouths {
+            corners.entry(id).or_default().extend([(right, pi), (left, pi)]);
+            capped_at.entry(id).or_default().extend([cap; 2]);
         }
     }
     let pieces = &net.pieces;
