@@ -45,7 +45,7 @@ use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
 use crate::overlay::shape;
 use crate::pipeline::{
-    first_of_each_id, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics, union_box, Extents,
+    first_of_each_id, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics, union_box, Extents, Memo,
     Prepared, DUPLICATE_ID,
 };
 use crate::types::*;
@@ -132,7 +132,13 @@ pub struct Session {
     stage_diags: Vec<Diagnostic>,
     /// Faces too small to be blocks: their diagnostics and boxes.
     dropped: Vec<(Diagnostic, Bbox)>,
+    /// Junction results kept between builds of the window.
+    memo: Memo,
 }
+
+/// Junction results the session keeps per road of its input, at most, before it drops those
+/// that the last build did not use.
+const MEMO_LIMIT_PER_ROAD: usize = 2;
 
 /// Share of the roads beyond which a window is built as a whole network instead.
 const FULL_BUILD_SHARE: f64 = 0.5;
@@ -170,6 +176,7 @@ impl Session {
             extents: Extents::default(),
             stage_diags: Vec::new(),
             dropped: Vec::new(),
+            memo: Memo::default(),
         };
         let first = first_of_each_id(&s.roads);
         let prepared: Vec<(String, Prepared)> = s
@@ -406,7 +413,8 @@ impl Session {
     fn full_build(&mut self) {
         let mut diags = Vec::new();
         let lines = self.lines(self.prepared.keys());
-        let (net, extents) = network_stage(lines, &self.settings, &mut diags);
+        self.memo.next_build(MEMO_LIMIT_PER_ROAD * self.prepared.len());
+        let (net, extents) = network_stage(lines, &self.settings, &mut diags, Some(&self.memo));
         self.junction_box = net.junctions.iter().map(|j| surface_box(&j.polygon)).collect();
         self.piece_box = net.pieces.iter().map(|p| surface_box(&p.polygon)).collect();
         self.net = net;
@@ -489,7 +497,8 @@ impl Session {
                 let mut diags = Vec::new();
                 let window = y.clone();
                 let focus = |b: Bbox| window.meets(b);
-                let (net, ext) = network_stage_in(lines, &self.settings, &mut diags, Some(&focus));
+                self.memo.next_build(MEMO_LIMIT_PER_ROAD * self.prepared.len());
+                let (net, ext) = network_stage_in(lines, &self.settings, &mut diags, Some(&focus), Some(&self.memo));
                 local = Some((net, ext, diags, y.clone()));
             }
             let (lnet, ext, diags, built) = local.as_ref()?;

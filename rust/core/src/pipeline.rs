@@ -1,6 +1,7 @@
 //! The pipeline: input roads to a [`Network`], stage by stage.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Mutex;
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
@@ -41,7 +42,7 @@ pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
     settings.validate()?;
     let mut diags = Vec::new();
     let roads = prepare_roads(input, settings, &mut diags)?;
-    let (mut net, _) = network_stage(roads, settings, &mut diags);
+    let (mut net, _) = network_stage(roads, settings, &mut diags, None);
     net.blocks = extract_blocks(&net, settings, &mut diags);
     sort_diagnostics(&mut diags);
     net.diagnostics = diags;
@@ -67,8 +68,9 @@ pub(crate) fn network_stage(
     roads: Vec<RoadLine>,
     settings: &Settings,
     diags: &mut Vec<Diagnostic>,
+    memo: Option<&Memo>,
 ) -> (Network, Extents) {
-    network_stage_in(roads, settings, diags, None)
+    network_stage_in(roads, settings, diags, None, memo)
 }
 
 /// Which boxes a partial build must get right: a junction whose every node lies outside it is
@@ -83,6 +85,7 @@ pub(crate) fn network_stage_in(
     settings: &Settings,
     diags: &mut Vec<Diagnostic>,
     focus: Option<Focus<'_>>,
+    memo: Option<&Memo>,
 ) -> (Network, Extents) {
     let (graph, mut uf) = build_graph(roads, settings, diags);
     let node_in = |n: usize| {
@@ -90,7 +93,7 @@ pub(crate) fn network_stage_in(
             f(([graph.nodes[n].pos.x, graph.nodes[n].pos.y], [graph.nodes[n].pos.x, graph.nodes[n].pos.y]))
         })
     };
-    let layout = settle_junctions(&graph, &mut uf, settings, diags, &node_in);
+    let layout = settle_junctions(&graph, &mut uf, settings, diags, &node_in, memo);
     let edge_in = |e: &crate::graph::Edge| match (e.n0, e.n1) {
         (None, None) => focus.is_none_or(|f| f(line_box(&e.line.pts))),
         (a, b) => a.is_some_and(node_in) || b.is_some_and(node_in),
@@ -291,6 +294,7 @@ fn settle_junctions(
     settings: &Settings,
     diags: &mut Vec<Diagnostic>,
     node_in: &dyn Fn(usize) -> bool,
+    memo: Option<&Memo>,
 ) -> Layout {
     let n_nodes = g.nodes.len();
     let base_root: Vec<usize> = (0..n_nodes).map(|i| uf.find(i)).collect();
@@ -336,8 +340,19 @@ fn settle_junctions(
             .filter(|(r, b)| built.get(*r).is_none_or(|(arms, inner, _)| *arms != b.arms || *inner != b.inner))
             .filter(|(_, b)| b.nodes.iter().any(|&n| node_in(n)))
             .collect();
-        let fresh: Vec<(usize, JunctionOut)> =
-            todo.par_iter().map(|(r, b)| (**r, compute_base(g, b, settings))).collect();
+        let fresh: Vec<(usize, JunctionOut)> = todo
+            .par_iter()
+            .map(|(r, b)| {
+                let Some(memo) = memo else { return (**r, compute_base(g, b, settings)) };
+                let key = base_key(g, b);
+                let out = memo.base(&key).unwrap_or_else(|| {
+                    let out = compute_base(g, b, settings);
+                    memo.keep_base(key, out.clone());
+                    out
+                });
+                (**r, out)
+            })
+            .collect();
         for ((r, b), (_, o)) in todo.iter().zip(fresh) {
             built.insert(**r, (b.arms.clone(), b.inner.clone(), o));
         }
@@ -417,7 +432,7 @@ fn settle_junctions(
         // from their bases instead, it could fall apart where only the stretches joined them),
         // and its mouths are unburied again. Each round joins at least two groups.
         loop {
-            let (before, stuck) = unbury_mouths(g, &mut layout, settings, only.as_ref());
+            let (before, stuck) = unbury_mouths(g, &mut layout, settings, only.as_ref(), memo);
             let keys: Vec<usize> = layout.groups.keys().copied().collect();
             let shapes: Vec<&Polygon> = layout.groups.values().map(|gr| &gr.polygon).collect();
             // Surfaces that grew: by unburying, or by joining (a road taken in between two
@@ -573,6 +588,136 @@ fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
     });
 }
 
+/// Results of the costliest step of junction building, moving buried mouths out (see
+/// [`unbury_mouths`]), kept between the builds of one [`crate::Session`]: while a road is
+/// dragged, the same junctions around it are built again and again. Each result is keyed by
+/// every input it reads, bit for bit (the group's surface, and each arm's line, width,
+/// setback and whether a junction waits at its far end), so a hit gives exactly what the
+/// computation gives; the settings are the session's. Only groups whose mouths had to move
+/// are kept.
+#[derive(Default)]
+pub(crate) struct Memo {
+    inner: Mutex<MemoInner>,
+}
+
+#[derive(Default)]
+struct MemoInner {
+    unburied: HashMap<Vec<u64>, Unburied>,
+    /// Base junctions (see [`compute_base`]), with the last build that used each.
+    bases: HashMap<Vec<u64>, (JunctionOut, u64)>,
+    /// The build that is running; each entry remembers the last build that used it.
+    build: u64,
+}
+
+/// What [`unbury_mouths`] did to one group: its surface, the setbacks it moved (arm index in
+/// the group, new setback, in order) and the arms left stuck halfway.
+#[derive(Clone)]
+struct Unburied {
+    polygon: Polygon,
+    moved: Vec<(usize, f64)>,
+    stuck: Vec<usize>,
+    used: u64,
+}
+
+impl Memo {
+    fn unburied(&self, key: &[u64]) -> Option<Unburied> {
+        let mut m = self.inner.lock().ok()?;
+        let build = m.build;
+        m.unburied.get_mut(key).map(|u| {
+            u.used = build;
+            u.clone()
+        })
+    }
+
+    fn keep(&self, key: Vec<u64>, mut u: Unburied) {
+        if let Ok(mut m) = self.inner.lock() {
+            u.used = m.build;
+            m.unburied.insert(key, u);
+        }
+    }
+
+    fn base(&self, key: &[u64]) -> Option<JunctionOut> {
+        let mut m = self.inner.lock().ok()?;
+        let build = m.build;
+        m.bases.get_mut(key).map(|b| {
+            b.1 = build;
+            b.0.clone()
+        })
+    }
+
+    fn keep_base(&self, key: Vec<u64>, out: JunctionOut) {
+        if let Ok(mut m) = self.inner.lock() {
+            let build = m.build;
+            m.bases.insert(key, (out, build));
+        }
+    }
+
+    /// Starts a build; first, when more than `limit` results of a kind are kept, drops those
+    /// of that kind that the last build did not use.
+    pub(crate) fn next_build(&self, limit: usize) {
+        if let Ok(mut m) = self.inner.lock() {
+            let last = m.build;
+            if m.unburied.len() > limit {
+                m.unburied.retain(|_, u| u.used == last);
+            }
+            if m.bases.len() > limit {
+                m.bases.retain(|_, b| b.1 == last);
+            }
+            m.build += 1;
+        }
+    }
+}
+
+/// Every input of [`compute_base`] for one base, as bits (road ids as bytes: diagnostics name
+/// them).
+fn base_key(g: &Graph, base: &Base) -> Vec<u64> {
+    let center = mean(base.nodes.iter().map(|&n| g.nodes[n].pos));
+    let mut k = vec![center.x.to_bits(), center.y.to_bits(), base.arms.len() as u64];
+    let line = |k: &mut Vec<u64>, pts: &[crate::types::Point3]| {
+        k.push(pts.len() as u64);
+        k.extend(pts.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]));
+    };
+    for a in &base.arms {
+        let e = &g.edges[a.edge];
+        let road = &g.roads[e.road];
+        k.extend([u64::from(a.at_start), road.width.to_bits(), road.corner_radius.to_bits()]);
+        k.push(road.id.len() as u64);
+        k.extend(road.id.bytes().map(u64::from));
+        line(&mut k, &e.line.pts);
+    }
+    k.push(base.inner.len() as u64);
+    for &ei in &base.inner {
+        let e = &g.edges[ei];
+        k.push(g.roads[e.road].width.to_bits());
+        line(&mut k, &e.line.pts);
+    }
+    k
+}
+
+/// Every input of [`unbury_mouths`] for one group, as bits.
+fn unbury_key(g: &Graph, group: &Group, setback: &[[f64; 2]]) -> Vec<u64> {
+    let mut k = Vec::new();
+    let ring = |k: &mut Vec<u64>, r: &[Point]| {
+        k.push(r.len() as u64);
+        k.extend(r.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits()]));
+    };
+    ring(&mut k, &group.polygon.exterior);
+    k.push(group.polygon.holes.len() as u64);
+    for h in &group.polygon.holes {
+        ring(&mut k, h);
+    }
+    k.push(group.arms.len() as u64);
+    for a in &group.arms {
+        let e = &g.edges[a.edge];
+        let end = if a.at_start { 0 } else { 1 };
+        let far = if a.at_start { e.n1 } else { e.n0 };
+        k.extend([u64::from(a.at_start), u64::from(far.is_some()), g.roads[e.road].width.to_bits()]);
+        k.extend([setback[a.edge][end].to_bits(), e.line.pts.len() as u64]);
+        k.extend(e.line.pts.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]));
+    }
+    k
+}
+
 /// In a junction made of several bases, one base's surface may cover the mouth of another
 /// base's arm (and a junction built from the union of its arms may cover one of its own
 /// mouths). Such an arm is set back further, to where both its mouth corners are out of the
@@ -586,6 +731,7 @@ fn unbury_mouths(
     layout: &mut Layout,
     settings: &Settings,
     only: Option<&BTreeSet<usize>>,
+    memo: Option<&Memo>,
 ) -> (BTreeMap<usize, Polygon>, BTreeSet<usize>) {
     // A fallback outline's corner patches are grown by a hair (`junction::grown_by_a_hair`,
     // `COINCIDENT_SHARE` × tolerance), and so may be parts that only touched the rest: a corner
@@ -601,6 +747,13 @@ fn unbury_mouths(
         .filter(|(root, _)| only.is_none_or(|o| o.contains(root)))
         .map(|(&root, group)| {
             let arms = &group.arms;
+            let end_of = |a: &ArmRef| if a.at_start { 0 } else { 1 };
+            let key = memo.map(|_| unbury_key(g, group, setback));
+            if let Some(hit) = memo.zip(key.as_ref()).and_then(|(m, k)| m.unburied(k)) {
+                let moved = hit.moved.iter().map(|&(i, s)| (arms[i].edge, end_of(&arms[i]), s)).collect();
+                let stuck = hit.stuck.iter().map(|&i| arms[i].edge).collect();
+                return (root, hit.polygon, moved, stuck);
+            }
             let mut polygon = group.polygon.clone();
             let mut moved: Moved = Vec::new();
             // Arms whose move was not made (see below): the same march would come out the same.
@@ -717,6 +870,19 @@ fn unbury_mouths(
                 })
                 .map(|a| a.edge)
                 .collect();
+            if let Some((m, k)) = memo.zip(key) {
+                // Only work that was worth keeping: a group whose mouths were all clear costs
+                // two point tests per arm.
+                if !moved.is_empty() || !stuck.is_empty() || polygon != group.polygon {
+                    let arm = |edge: usize, end: usize| arms.iter().position(|a| a.edge == edge && end_of(a) == end);
+                    let moved_arms = moved.iter().filter_map(|&(e, end, s)| arm(e, end).map(|i| (i, s))).collect();
+                    let stuck_arms = arms.iter().enumerate().filter(|(_, a)| stuck.contains(&a.edge)).map(|(i, _)| i);
+                    m.keep(
+                        k,
+                        Unburied { polygon: polygon.clone(), moved: moved_arms, stuck: stuck_arms.collect(), used: 0 },
+                    );
+                }
+            }
             (root, polygon, moved, stuck)
         })
         .collect();
@@ -1692,4 +1858,85 @@ fn loop_polygon(line: &Line, half: f64) -> Polygon {
     let subj = shape(&candidate);
     let empty: Vec<Vec<[f64; 2]>> = Vec::new();
     largest(crate::overlay::overlay(&subj, &empty, OverlayRule::Subject, FillRule::NonZero))
+}
+
+#[cfg(test)]
+mod memo_tests {
+    use super::*;
+    use crate::{Input, Point3, Road, RoadGeometry};
+
+    fn road(id: &str, width: f64, pts: &[(f64, f64)]) -> Road {
+        Road {
+            id: id.into(),
+            width,
+            layer: 0,
+            closed: false,
+            has_height: false,
+            profile: Default::default(),
+            geometry: RoadGeometry::Polyline(pts.iter().map(|&(x, y)| Point3::new(x, y, 0.0)).collect()),
+        }
+    }
+
+    /// Five roads of unequal widths crossing at acute angles within 40 m: junctions that
+    /// overlap, are joined, and bury each other's mouths.
+    fn input() -> Input {
+        Input {
+            roads: vec![
+                road("r0", 7.8, &[(84.3, -113.6), (-50.5, 154.4)]),
+                road("r1", 4.7, &[(57.1, -127.8), (6.5, 167.9)]),
+                road("r2", 9.4, &[(138.2, -99.5), (-71.1, 115.4)]),
+                road("r3", 11.5, &[(-76.8, -91.2), (139.5, 116.6)]),
+                road("r4", 6.0, &[(73.4, -116.1), (-39.4, 161.9)]),
+            ],
+        }
+    }
+
+    fn lines(settings: &Settings) -> Vec<RoadLine> {
+        let mut roads = input().roads;
+        roads.sort_by(|a, b| a.id.cmp(&b.id));
+        roads.iter().filter_map(|r| prepare_one(r, settings).ok()).collect()
+    }
+
+    /// A build that takes every junction result from the memo gives the network of a build
+    /// without one, and so does the build that filled it.
+    #[test]
+    fn memo_hits_give_what_the_computation_gives() {
+        let settings = Settings::default();
+        let plain = network_stage(lines(&settings), &settings, &mut Vec::new(), None).0;
+        let memo = Memo::default();
+        memo.next_build(usize::MAX);
+        let first = network_stage(lines(&settings), &settings, &mut Vec::new(), Some(&memo)).0;
+        let (kept_unburied, kept_bases) = {
+            let m = memo.inner.lock().unwrap();
+            (m.unburied.len(), m.bases.len())
+        };
+        assert!(kept_unburied > 0 && kept_bases > 0, "{kept_unburied} groups and {kept_bases} bases kept");
+        memo.next_build(usize::MAX);
+        let second = network_stage(lines(&settings), &settings, &mut Vec::new(), Some(&memo)).0;
+        let m = memo.inner.lock().unwrap();
+        // Every kept result was used by the second build.
+        assert!(m.unburied.values().all(|u| u.used == m.build) && m.bases.values().all(|b| b.1 == m.build));
+        assert_eq!(m.unburied.len(), kept_unburied);
+        drop(m);
+        assert_eq!(first, plain);
+        assert_eq!(second, plain);
+    }
+
+    /// Past its limit the memo keeps only what the last build used.
+    #[test]
+    fn memo_drops_what_the_last_build_did_not_use() {
+        let settings = Settings::default();
+        let memo = Memo::default();
+        memo.next_build(usize::MAX);
+        network_stage(lines(&settings), &settings, &mut Vec::new(), Some(&memo));
+        memo.next_build(usize::MAX);
+        // A build without road r3 uses few of the results of the build with it.
+        let fewer: Vec<RoadLine> = lines(&settings).into_iter().filter(|l| l.id != "r3").collect();
+        network_stage(fewer, &settings, &mut Vec::new(), Some(&memo));
+        let before = memo.inner.lock().unwrap().bases.len();
+        memo.next_build(0);
+        let m = memo.inner.lock().unwrap();
+        assert!(m.bases.len() < before, "{} of {before} bases kept", m.bases.len());
+        assert!(m.bases.values().all(|b| b.1 + 1 == m.build));
+    }
 }
