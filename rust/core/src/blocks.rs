@@ -515,159 +515,6 @@ pub(crate) fn faces<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox
     out
 }
 
-/// Surfaces per strip in [`inner_faces`]: a network with more is cut into strips of about
-/// this many, whose faces are found in parallel. The count depends on the network alone, so the
-/// strips (and the output) are the same at any thread count.
-const STRIP_SURFACES: usize = 8192;
-
-/// How far the frame around the faces cut by a strip boundary reaches past them, metres: any
-/// distance well above the block grid keeps those faces off the frame.
-const STRIP_MARGIN: f64 = 1.0;
-
-/// The faces of [`faces`] that do not reach `frame`, in a canonical order (by their lowest-left
-/// vertex). A large network is cut across its longer side into strips, each solved on its own
-/// (in parallel). The parts of faces that reach a cut are joined across it where they share a
-/// stretch of it; the joined parts of a face that does not reach the frame are found again
-/// together, in a frame around them. A face found in a frame that it does not reach is the face
-/// found with the whole network (the overlay's grid is anchored at the origin, see
-/// [`crate::overlay::overlay_on_grid`]), so faces found more than once are equal, and are kept
-/// once.
-pub(crate) fn inner_faces(surfaces: &[&Polygon], frame: Bbox) -> Vec<Face> {
-    inner_faces_by_strips(surfaces, frame, STRIP_SURFACES)
-}
-
-/// [`inner_faces`] with strips of about `per_strip` surfaces.
-fn inner_faces_by_strips(surfaces: &[&Polygon], frame: Bbox, per_strip: usize) -> Vec<Face> {
-    let surfaces: Vec<(&Polygon, Bbox)> =
-        surfaces.iter().filter(|p| p.exterior.len() >= 3).map(|p| (*p, exterior_box(p))).collect();
-    let in_frame = |f: Bbox| faces(surfaces.iter().filter(|(_, b)| boxes_meet(*b, f)).map(|(p, _)| *p), f);
-    let strips = surfaces.len().div_ceil(per_strip.max(1));
-    let axis = if frame.1[0] - frame.0[0] >= frame.1[1] - frame.0[1] { 0 } else { 1 };
-    let (lo, hi) = (frame.0[axis], frame.1[axis]);
-    // Cuts at quantiles of the surfaces' centres, so that the strips hold about as many each.
-    let mut centres: Vec<f64> = surfaces.iter().map(|(_, b)| 0.5 * (b.0[axis] + b.1[axis])).collect();
-    centres.sort_by(f64::total_cmp);
-    let mut cuts: Vec<f64> = (1..strips).map(|i| centres[i * centres.len() / strips]).collect();
-    cuts.retain(|&c| c > lo && c < hi);
-    cuts.dedup();
-    if cuts.is_empty() {
-        return canonical(in_frame(frame).inner);
-    }
-    let sides: Vec<f64> = std::iter::once(lo).chain(cuts.iter().copied()).chain(std::iter::once(hi)).collect();
-    let found: Vec<Faces> = (0..sides.len() - 1)
-        .into_par_iter()
-        .map(|i| {
-            let mut f = frame;
-            (f.0[axis], f.1[axis]) = (sides[i], sides[i + 1]);
-            in_frame(f)
-        })
-        .collect();
-    // A face within two grid steps of a frame's side reaches it (as in `faces`).
-    let near = 2.0 * BLOCK_GRID;
-    let ([x0, y0], [x1, y1]) = frame;
-    let on_frame = |q: &Point| q.x <= x0 + near || q.x >= x1 - near || q.y <= y0 + near || q.y >= y1 - near;
-    let at = |q: &Point| if axis == 0 { (q.x, q.y) } else { (q.y, q.x) };
-    let mut all: Vec<Face> = Vec::new();
-    let mut parts: Vec<Part> = Vec::new();
-    for (i, f) in found.into_iter().enumerate() {
-        all.extend(f.inner);
-        for p in f.outer {
-            let mut spans = Vec::new();
-            for c in [i.wrapping_sub(1), i].into_iter().filter(|&c| c < cuts.len()) {
-                let r = &p.exterior;
-                for k in 0..r.len() {
-                    let (a, b) = (at(&r[k]), at(&r[(k + 1) % r.len()]));
-                    if (a.0 - cuts[c]).abs() <= near && (b.0 - cuts[c]).abs() <= near {
-                        spans.push((c, a.1.min(b.1), a.1.max(b.1)));
-                    }
-                }
-            }
-            parts.push((exterior_box(&p), p.exterior.iter().any(on_frame), spans));
-        }
-    }
-    // Parts on the two sides of a cut that share a stretch of it are one face.
-    let mut uf = crate::graph::UnionFind::new(parts.len());
-    let mut spans: Vec<(usize, f64, f64, usize)> =
-        parts.iter().enumerate().flat_map(|(k, p)| p.2.iter().map(move |&(c, a, b)| (c, a, b, k))).collect();
-    spans.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)));
-    for (n, &(c, a, b, k)) in spans.iter().enumerate() {
-        for &(_, a2, b2, k2) in spans[n + 1..].iter().take_while(|s| s.0 == c && s.1 + near < b) {
-            if k2 != k && a.max(a2) + near < b.min(b2) {
-                uf.union(k, k2);
-            }
-        }
-    }
-    let mut joined: BTreeMap<usize, (Bbox, bool)> = BTreeMap::new();
-    for (k, (b, out, _)) in parts.iter().enumerate() {
-        let e = joined.entry(uf.find(k)).or_insert((*b, false));
-        e.0 = union_bbox(e.0, *b);
-        e.1 |= *out;
-    }
-    // Each face that does not reach the frame, found again around its parts, in a frame grown
-    // until the face is found whole (its box holding the parts').
-    let slack = 4.0 * near;
-    let again: Vec<Vec<Face>> = joined
-        .into_values()
-        .filter(|(_, out)| !out)
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|(b, _)| {
-            let mut margin = STRIP_MARGIN;
-            loop {
-                let f = clip_bbox(grow_bbox(b, margin), frame);
-                let found = in_frame(f);
-                let whole = found.inner.iter().any(|face| {
-                    let fb = exterior_box(&face.polygon);
-                    (0..2).all(|d| fb.0[d] <= b.0[d] + slack && fb.1[d] >= b.1[d] - slack)
-                });
-                if whole || f == frame {
-                    return found.inner;
-                }
-                margin *= 2.0;
-            }
-        })
-        .collect();
-    all.extend(again.into_iter().flatten());
-    canonical(all)
-}
-
-/// A part of a face that reaches a strip's side: its box, whether it reaches the whole frame,
-/// and the stretches of the cuts that it runs along (cut, from, to).
-type Part = (Bbox, bool, Vec<(usize, f64, f64)>);
-
-/// Faces by their lowest-left vertex, then area, then outline; each once.
-fn canonical(mut faces: Vec<Face>) -> Vec<Face> {
-    let key = |f: &Face| (f.corner.x, f.corner.y, f.area);
-    faces.sort_by(|a, b| {
-        let (ka, kb) = (key(a), key(b));
-        ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(ka.2.total_cmp(&kb.2)).then_with(|| {
-            let flat = |p: &Polygon| {
-                std::iter::once(&p.exterior)
-                    .chain(p.holes.iter())
-                    .flat_map(|r| r.iter().flat_map(|q| [q.x, q.y]).chain(std::iter::once(f64::NAN)))
-                    .collect::<Vec<f64>>()
-            };
-            let (fa, fb) = (flat(&a.polygon), flat(&b.polygon));
-            fa.iter().zip(&fb).map(|(u, v)| u.total_cmp(v)).find(|o| o.is_ne()).unwrap_or(fa.len().cmp(&fb.len()))
-        })
-    });
-    faces.dedup_by(|a, b| a.corner == b.corner && a.area == b.area && a.polygon == b.polygon);
-    faces
-}
-
-fn union_bbox(a: Bbox, b: Bbox) -> Bbox {
-    ([a.0[0].min(b.0[0]), a.0[1].min(b.0[1])], [a.1[0].max(b.1[0]), a.1[1].max(b.1[1])])
-}
-
-fn grow_bbox(b: Bbox, d: f64) -> Bbox {
-    ([b.0[0] - d, b.0[1] - d], [b.1[0] + d, b.1[1] + d])
-}
-
-/// `b` cut down to `frame`.
-fn clip_bbox(b: Bbox, frame: Bbox) -> Bbox {
-    ([b.0[0].max(frame.0[0]), b.0[1].max(frame.0[1])], [b.1[0].min(frame.1[0]), b.1[1].min(frame.1[1])])
-}
-
 /// The diagnostic for a face too small to be a block.
 pub(crate) fn face_dropped(face: &Face, settings: &Settings) -> Diagnostic {
     Diagnostic {
@@ -843,12 +690,12 @@ pub(crate) fn frame_around(boxes: impl Iterator<Item = Bbox>, net: &Network, set
 /// Extracts the blocks of a network whose junctions and road pieces are built.
 pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Block> {
     let Some(frame) = network_frame(net, settings) else { return Vec::new() };
-    let surfaces: Vec<&Polygon> =
-        net.pieces.iter().map(|p| &p.polygon).chain(net.junctions.iter().map(|j| &j.polygon)).collect();
+    let surfaces = net.pieces.iter().map(|p| &p.polygon).chain(net.junctions.iter().map(|j| &j.polygon));
     // The faces that reach the frame are the outer face; faces too small to be blocks are
     // dropped here; naming, cleaning and lots run in parallel below.
+    let found = faces(surfaces, frame);
     let mut kept = Vec::new();
-    for face in inner_faces(&surfaces, frame) {
+    for face in found.inner {
         if face.area < settings.min_block_area {
             diags.push(face_dropped(&face, settings));
         } else {
@@ -897,72 +744,6 @@ mod tests {
         let before = arc.clone();
         cut_thin_spikes(&mut arc, 0.05);
         assert_eq!(arc, before);
-    }
-
-    /// Road ids and polylines of a jittered grid (some streets slanted, one missing in places
-    /// so that blocks join across several strips), a ring road around it and a loop that winds
-    /// across the grid.
-    fn city() -> crate::Input {
-        use crate::{Point3, Road, RoadGeometry};
-        let mut seed = 12345u64;
-        let mut rand = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as f64 / (1u64 << 31) as f64 - 0.5
-        };
-        let road = |id: String, pts: Vec<(f64, f64)>, closed: bool| Road {
-            id,
-            width: 8.0,
-            layer: 0,
-            closed,
-            has_height: false,
-            profile: Default::default(),
-            geometry: RoadGeometry::Polyline(pts.into_iter().map(|(x, y)| Point3::new(x, y, 0.0)).collect()),
-        };
-        let mut roads = Vec::new();
-        let n = 12;
-        for i in 0..=n {
-            let c = i as f64 * 80.0;
-            // Every third street stops halfway: the blocks on either side are one.
-            let end = if i % 3 == 1 { 0.5 } else { 1.0 } * n as f64 * 80.0;
-            let (ja, jb) = (10.0 * rand(), 10.0 * rand());
-            roads.push(road(format!("v{i}"), vec![(c + ja, -20.0), (c + jb + 0.3 * i as f64, end + 20.0)], false));
-            roads.push(road(format!("h{i}"), vec![(-20.0, c + ja), (n as f64 * 80.0 + 20.0, c + jb)], false));
-        }
-        let e = n as f64 * 80.0;
-        roads.push(road(
-            "ring".into(),
-            vec![(-150.0, -150.0), (e + 150.0, -150.0), (e + 150.0, e + 150.0), (-150.0, e + 150.0)],
-            true,
-        ));
-        let wind: Vec<(f64, f64)> = (0..=60)
-            .map(|k| {
-                let t = k as f64 / 60.0;
-                (-100.0 + t * (e + 200.0), e / 2.0 + 0.4 * e * (t * 12.0).sin())
-            })
-            .collect();
-        roads.push(road("wind".into(), wind, false));
-        crate::Input { roads }
-    }
-
-    /// Strip by strip, in parallel, the faces are exactly those of one overlay of the whole
-    /// network, each once, whatever the number of strips.
-    #[test]
-    fn faces_by_strips_are_the_faces_of_one_overlay() {
-        let settings = Settings::default();
-        let net = crate::build(&city(), &settings).unwrap();
-        let surfaces: Vec<&Polygon> =
-            net.pieces.iter().map(|p| &p.polygon).chain(net.junctions.iter().map(|j| &j.polygon)).collect();
-        let frame = network_frame(&net, &settings).unwrap();
-        let whole = canonical(faces(surfaces.iter().copied(), frame).inner);
-        assert!(whole.len() > 100, "{} faces", whole.len());
-        for per_strip in [surfaces.len() / 2, 60, 25, 7] {
-            let strips = inner_faces_by_strips(&surfaces, frame, per_strip);
-            assert_eq!(strips.len(), whole.len(), "{per_strip} surfaces per strip");
-            for (a, b) in strips.iter().zip(&whole) {
-                assert_eq!((a.corner, a.area), (b.corner, b.area), "{per_strip} surfaces per strip");
-                assert_eq!(a.polygon, b.polygon, "{per_strip} surfaces per strip");
-            }
-        }
     }
 
     #[test]
