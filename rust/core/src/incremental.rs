@@ -27,7 +27,12 @@
 //! face that reaches the frame there is part of a face larger than the frame, so the frame
 //! doubles until none does (or until it holds the whole network). Block outlines come from an
 //! overlay on a grid anchored at the origin, so a face found in a frame is the face found with
-//! the whole network.
+//! the whole network, with one known exception: a crack between two road surfaces thinner than
+//! the grid may come out open in one frame and closed in another, which moves the face's
+//! lowest-left vertex before cleaning and so can change the block's name (docs/ARCHITECTURE.md).
+//!
+//! A [`Memo`] keeps base junctions and the groups whose mouths had to move between the
+//! session's builds, keyed by their inputs bit for bit.
 //!
 //! Whatever the regions cannot settle (ids made unique with a `#n` suffix among features outside
 //! the region, a window that holds most of the network) is done by a full build instead; the
