@@ -588,13 +588,13 @@ fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
     });
 }
 
-/// Results of the costliest step of junction building, moving buried mouths out (see
-/// [`unbury_mouths`]), kept between the builds of one [`crate::Session`]: while a road is
-/// dragged, the same junctions around it are built again and again. Each result is keyed by
-/// every input it reads, bit for bit (the group's surface, and each arm's line, width,
-/// setback and whether a junction waits at its far end), so a hit gives exactly what the
-/// computation gives; the settings are the session's. Only groups whose mouths had to move
-/// are kept.
+/// Results of the costliest steps of junction building, kept between the builds of one
+/// [`crate::Session`]: while a road is dragged, the same junctions around it are built again
+/// and again. Base junctions ([`compute_base`]) are keyed by their centre and their arms' and
+/// inner edges' lines, widths, corner radii and road ids; groups whose buried mouths had to
+/// move ([`unbury_mouths`]) by their surface and each arm's line, width, setback and whether a
+/// junction waits at its far end. Keys hold every input bit for bit, so a hit gives exactly
+/// what the computation gives; the settings are the session's.
 #[derive(Default)]
 pub(crate) struct Memo {
     inner: Mutex<MemoInner>,
