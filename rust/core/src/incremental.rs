@@ -871,14 +871,13 @@ impl Session {
             }
         }
         let gone: Vec<bool> = self.block_box.iter().map(|b| redo.meets(*b)).collect();
-        // Ids made unique among blocks that stay cannot be settled here.
-        let mut bases = BTreeSet::new();
-        for ((base, _, _), _) in &named {
-            bases.insert(base.as_str());
-        }
-        let clash = self.net.blocks.iter().zip(&gone).any(|(b, g)| {
-            !g && bases.contains(b.id.rsplit_once('#').filter(|_| suffixed(&b.id)).map_or(b.id.as_str(), |x| x.0))
-        });
+        // Ids made unique among blocks that stay cannot be settled here: blocks are numbered
+        // by base all together, so a block that stays and shares its base with a block found
+        // again, or with one that goes (its `#n` may count it), needs them all.
+        let base_of = |id: &str| -> String { id.rsplit_once('#').filter(|_| suffixed(id)).map_or(id, |x| x.0).into() };
+        let mut bases: BTreeSet<String> = named.iter().map(|((base, _, _), _)| base.clone()).collect();
+        bases.extend(self.net.blocks.iter().zip(&gone).filter(|(_, g)| **g).map(|(b, _)| base_of(&b.id)));
+        let clash = self.net.blocks.iter().zip(&gone).any(|(b, g)| !g && bases.contains(&base_of(&b.id)));
         // Lots depend on nothing but a block's outline and profile: an old block that comes out
         // again keeps its lots.
         let old_lots: BTreeMap<&str, &Block> =
