@@ -545,9 +545,7 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
         .enumerate()
         .filter(|(_, p)| p.centerline.len() >= 2)
         .map(|(pi, p)| {
-            let (lo, hi) = p.centerline.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), q| {
-                ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)])
-            });
+            let (lo, hi) = crate::pipeline::line_box(&p.centerline);
             GeomWithData::new(Rectangle::from_corners(lo, hi), pi)
         })
         .collect();

@@ -874,10 +874,12 @@ impl Session {
         // Ids made unique among blocks that stay cannot be settled here: blocks are numbered
         // by base all together, so a block that stays and shares its base with a block found
         // again, or with one that goes (its `#n` may count it), needs them all.
-        let base_of = |id: &str| -> String { id.rsplit_once('#').filter(|_| suffixed(id)).map_or(id, |x| x.0).into() };
-        let mut bases: BTreeSet<String> = named.iter().map(|((base, _, _), _)| base.clone()).collect();
+        fn base_of(id: &str) -> &str {
+            id.rsplit_once('#').filter(|_| suffixed(id)).map_or(id, |x| x.0)
+        }
+        let mut bases: BTreeSet<&str> = named.iter().map(|((base, _, _), _)| base.as_str()).collect();
         bases.extend(self.net.blocks.iter().zip(&gone).filter(|(_, g)| **g).map(|(b, _)| base_of(&b.id)));
-        let clash = self.net.blocks.iter().zip(&gone).any(|(b, g)| !g && bases.contains(&base_of(&b.id)));
+        let clash = self.net.blocks.iter().zip(&gone).any(|(b, g)| !g && bases.contains(base_of(&b.id)));
         // Lots depend on nothing but a block's outline and profile: an old block that comes out
         // again keeps its lots.
         let old_lots: BTreeMap<&str, &Block> =

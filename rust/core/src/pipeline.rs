@@ -345,9 +345,9 @@ fn settle_junctions(
             .map(|(r, b)| {
                 let Some(memo) = memo else { return (**r, compute_base(g, b, settings)) };
                 let key = base_key(g, b);
-                let out = memo.base(&key).unwrap_or_else(|| {
+                let out = memo.get(bases_of, &key).unwrap_or_else(|| {
                     let out = compute_base(g, b, settings);
-                    memo.keep_base(key, out.clone());
+                    memo.keep(bases_of, key, out.clone());
                     out
                 });
                 (**r, out)
@@ -602,12 +602,16 @@ pub(crate) struct Memo {
 
 #[derive(Default)]
 struct MemoInner {
-    unburied: HashMap<Vec<u64>, Unburied>,
-    /// Base junctions (see [`compute_base`]), with the last build that used each.
-    bases: HashMap<Vec<u64>, (JunctionOut, u64)>,
-    /// The build that is running; each entry remembers the last build that used it.
+    /// Groups whose mouths had to move (see [`unbury_mouths`]).
+    unburied: Kept<Unburied>,
+    /// Base junctions (see [`compute_base`]).
+    bases: Kept<JunctionOut>,
+    /// The build that is running.
     build: u64,
 }
+
+/// Results by key, each with the last build that used it.
+type Kept<T> = HashMap<Vec<u64>, (T, u64)>;
 
 /// What [`unbury_mouths`] did to one group: its surface, the setbacks it moved (arm index in
 /// the group, new setback, in order) and the arms left stuck halfway.
@@ -616,39 +620,23 @@ struct Unburied {
     polygon: Polygon,
     moved: Vec<(usize, f64)>,
     stuck: Vec<usize>,
-    used: u64,
 }
 
 impl Memo {
-    fn unburied(&self, key: &[u64]) -> Option<Unburied> {
+    /// The result kept under `key` in the table `of` picks, marked as used by this build.
+    fn get<T: Clone>(&self, of: fn(&mut MemoInner) -> &mut Kept<T>, key: &[u64]) -> Option<T> {
         let mut m = self.inner.lock().ok()?;
         let build = m.build;
-        m.unburied.get_mut(key).map(|u| {
-            u.used = build;
-            u.clone()
+        of(&mut m).get_mut(key).map(|(t, used)| {
+            *used = build;
+            t.clone()
         })
     }
 
-    fn keep(&self, key: Vec<u64>, mut u: Unburied) {
-        if let Ok(mut m) = self.inner.lock() {
-            u.used = m.build;
-            m.unburied.insert(key, u);
-        }
-    }
-
-    fn base(&self, key: &[u64]) -> Option<JunctionOut> {
-        let mut m = self.inner.lock().ok()?;
-        let build = m.build;
-        m.bases.get_mut(key).map(|b| {
-            b.1 = build;
-            b.0.clone()
-        })
-    }
-
-    fn keep_base(&self, key: Vec<u64>, out: JunctionOut) {
+    fn keep<T>(&self, of: fn(&mut MemoInner) -> &mut Kept<T>, key: Vec<u64>, t: T) {
         if let Ok(mut m) = self.inner.lock() {
             let build = m.build;
-            m.bases.insert(key, (out, build));
+            of(&mut m).insert(key, (t, build));
         }
     }
 
@@ -658,7 +646,7 @@ impl Memo {
         if let Ok(mut m) = self.inner.lock() {
             let last = m.build;
             if m.unburied.len() > limit {
-                m.unburied.retain(|_, u| u.used == last);
+                m.unburied.retain(|_, u| u.1 == last);
             }
             if m.bases.len() > limit {
                 m.bases.retain(|_, b| b.1 == last);
@@ -666,6 +654,15 @@ impl Memo {
             m.build += 1;
         }
     }
+}
+
+/// The tables of [`MemoInner`], to pick one for [`Memo::get`] and [`Memo::keep`].
+fn unburied_of(m: &mut MemoInner) -> &mut Kept<Unburied> {
+    &mut m.unburied
+}
+
+fn bases_of(m: &mut MemoInner) -> &mut Kept<JunctionOut> {
+    &mut m.bases
 }
 
 /// Every input of [`compute_base`] for one base, as bits (road ids as bytes: diagnostics name
@@ -749,7 +746,7 @@ fn unbury_mouths(
             let arms = &group.arms;
             let end_of = |a: &ArmRef| if a.at_start { 0 } else { 1 };
             let key = memo.map(|_| unbury_key(g, group, setback));
-            if let Some(hit) = memo.zip(key.as_ref()).and_then(|(m, k)| m.unburied(k)) {
+            if let Some(hit) = memo.zip(key.as_ref()).and_then(|(m, k)| m.get(unburied_of, k)) {
                 let moved = hit.moved.iter().map(|&(i, s)| (arms[i].edge, end_of(&arms[i]), s)).collect();
                 let stuck = hit.stuck.iter().map(|&i| arms[i].edge).collect();
                 return (root, hit.polygon, moved, stuck);
@@ -877,10 +874,8 @@ fn unbury_mouths(
                     let arm = |edge: usize, end: usize| arms.iter().position(|a| a.edge == edge && end_of(a) == end);
                     let moved_arms = moved.iter().filter_map(|&(e, end, s)| arm(e, end).map(|i| (i, s))).collect();
                     let stuck_arms = arms.iter().enumerate().filter(|(_, a)| stuck.contains(&a.edge)).map(|(i, _)| i);
-                    m.keep(
-                        k,
-                        Unburied { polygon: polygon.clone(), moved: moved_arms, stuck: stuck_arms.collect(), used: 0 },
-                    );
+                    let u = Unburied { polygon: polygon.clone(), moved: moved_arms, stuck: stuck_arms.collect() };
+                    m.keep(unburied_of, k, u);
                 }
             }
             (root, polygon, moved, stuck)
@@ -1197,7 +1192,7 @@ pub(crate) fn union_box(a: Bbox, b: Bbox) -> Bbox {
 }
 
 /// The box around a polyline (empty, inverted, when it has no point).
-fn line_box(pts: &[Point3]) -> Bbox {
+pub(crate) fn line_box(pts: &[Point3]) -> Bbox {
     pts.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
         ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)])
     })
@@ -1915,7 +1910,7 @@ mod memo_tests {
         let second = network_stage(lines(&settings), &settings, &mut Vec::new(), Some(&memo)).0;
         let m = memo.inner.lock().unwrap();
         // Every kept result was used by the second build.
-        assert!(m.unburied.values().all(|u| u.used == m.build) && m.bases.values().all(|b| b.1 == m.build));
+        assert!(m.unburied.values().all(|u| u.1 == m.build) && m.bases.values().all(|b| b.1 == m.build));
         assert_eq!(m.unburied.len(), kept_unburied);
         drop(m);
         assert_eq!(first, plain);
