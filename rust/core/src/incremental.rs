@@ -431,7 +431,7 @@ impl Session {
         self.dropped.clear();
         if let Some(frame) = self.whole_frame() {
             let all = Regions::of(frame);
-            self.blocks_in(frame, &all, &all, None, &mut Changes::default());
+            self.blocks_in(frame, &all, &all, None, None, &mut Changes::default());
         }
         self.collect_diagnostics();
     }
@@ -687,9 +687,11 @@ impl Session {
         let redo = &redo;
         let margin = self.frame_margin();
         let mut w = EMPTY;
+        let mut boxes: Vec<Bbox> = redo.boxes.clone();
         for b in changed.boxes.iter().chain(&self.block_box).chain(self.dropped.iter().map(|d| &d.1)) {
             if redo.meets(*b) {
                 w = union_box(w, *b);
+                boxes.push(*b);
             }
         }
         // Frames to try: around the changed surfaces and the blocks they touch; twice as large;
@@ -710,19 +712,24 @@ impl Session {
             }
             frames.push(f);
         }
-        for frame in frames {
+        // The first frame takes only the surfaces near the boxes that make it up (a frame
+        // around blocks on two sides of a road holds many surfaces that bound neither); the
+        // larger frames, which look for faces larger than those boxes, take all of theirs.
+        let near: Vec<Bbox> = boxes.iter().map(|b| grow(*b, margin)).collect();
+        for (k, frame) in frames.into_iter().enumerate() {
             // Far from the origin the overlay's grid depends on its extent: only the whole
             // network's frame gives the pipeline's outlines there.
             let anchored = |f: Bbox| crate::overlay::anchored(f, crate::blocks::BLOCK_GRID);
             if contains(frame, whole) || !anchored(frame) || !anchored(whole) {
                 break;
             }
-            if self.blocks_in(frame, changed, redo, Some(whole), changes) {
+            let near = (k == 0).then_some(near.as_slice());
+            if self.blocks_in(frame, changed, redo, Some(whole), near, changes) {
                 return;
             }
         }
         changes.stats.full_blocks = true;
-        self.blocks_in(whole, changed, redo, None, changes);
+        self.blocks_in(whole, changed, redo, None, None, changes);
     }
 
     /// Whether a face that reaches `frame` runs on to infinity: from the middle of some stretch
@@ -790,6 +797,7 @@ impl Session {
         changed: &Regions,
         redo: &Regions,
         network: Option<Bbox>,
+        near: Option<&[Bbox]>,
         changes: &mut Changes,
     ) -> bool {
         let whole = network.is_none();
@@ -797,8 +805,15 @@ impl Session {
             boxes.iter().enumerate().filter(|(_, b)| meets(**b, frame)).map(|(i, _)| i).collect()
         };
         let (pi, ji) = (pick(&self.piece_box), pick(&self.junction_box));
+        // With `near`, only the surfaces that meet one of its boxes go into the overlay; the
+        // boxes of those left out, to check that no face found runs over one of them.
+        let wanted = |b: &Bbox| near.is_none_or(|n| n.iter().any(|x| meets(*x, *b)));
+        let (pw, po): (Vec<usize>, Vec<usize>) = pi.iter().partition(|&&i| wanted(&self.piece_box[i]));
+        let (jw, jo): (Vec<usize>, Vec<usize>) = ji.iter().partition(|&&i| wanted(&self.junction_box[i]));
+        let left_out: Vec<Bbox> =
+            po.iter().map(|&i| self.piece_box[i]).chain(jo.iter().map(|&i| self.junction_box[i])).collect();
         let surfaces =
-            pi.iter().map(|&i| &self.net.pieces[i].polygon).chain(ji.iter().map(|&i| &self.net.junctions[i].polygon));
+            pw.iter().map(|&i| &self.net.pieces[i].polygon).chain(jw.iter().map(|&i| &self.net.junctions[i].polygon));
         let found = faces(surfaces, frame);
         if let Some(net_frame) = network {
             // A face that reaches the frame where surfaces changed may be larger than the frame,
@@ -843,8 +858,14 @@ impl Session {
         for face in found.inner {
             // A cleaned outline's box lies in the raw one's: faces whose raw box misses `redo`
             // are not named at all.
-            if !redo.meets(polygon_box(&face.polygon)) {
+            let fb = polygon_box(&face.polygon);
+            if !redo.meets(fb) {
                 continue;
+            }
+            // A surface left out where the face lies could have cut it: it may be two faces
+            // (or a face and part of another) run together.
+            if left_out.iter().any(|b| meets(*b, fb)) {
+                return false;
             }
             if face.area < self.settings.min_block_area {
                 small.push(face);
@@ -895,7 +916,7 @@ impl Session {
             // The pipeline numbers blocks with one base by their corners, all together: find
             // every block again (no block stays, so no clash is left).
             let all = Regions::of(frame);
-            return if whole { self.blocks_in(frame, &all, &all, None, changes) } else { false };
+            return if whole { self.blocks_in(frame, &all, &all, None, None, changes) } else { false };
         }
         let mut old: Vec<Block> = Vec::new();
         let mut blocks: Vec<(Block, (Point, f64))> = Vec::with_capacity(self.net.blocks.len() + fresh.len());
