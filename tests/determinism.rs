@@ -4,7 +4,7 @@
 mod common;
 
 use common::{data, load};
-use roadgen::core::{build, build_meshes, Input, MeshCollector, Network, Settings};
+use roadgen::core::{build, build_meshes, build_with_meshes, Input, MeshCollector, Network, Settings};
 use roadgen_formats::{read_file, write_geojson, write_glb, Frame, GltfOptions, ReadOptions};
 
 fn geojson_with_threads(rel: &str, threads: usize) -> String {
@@ -79,6 +79,33 @@ fn identical_meshes_and_gltf_at_any_thread_count() {
         let four = outputs_with_threads(rel, 4);
         assert!(one.0 == two.0 && two.0 == four.0, "{rel}: GeoJSON depends on the thread count");
         assert!(one.1 == two.1 && two.1 == four.1, "{rel}: glTF depends on the thread count");
+    }
+}
+
+/// [`outputs_with_threads`], with network and meshes built in one call.
+fn together_with_threads(rel: &str, threads: usize) -> (String, Vec<u8>) {
+    let loaded = read_file(&data(rel), &ReadOptions::default()).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| {
+        let mut meshes = MeshCollector::default();
+        let net = build_with_meshes(&loaded.input, &Settings::default(), &mut meshes).unwrap();
+        let glb = write_glb(&meshes.meshes, &GltfOptions::default()).unwrap();
+        (write_geojson(&net, &loaded.frame), glb)
+    })
+}
+
+/// Network and meshes in one call (road and junction meshes built while the blocks are found)
+/// give the bytes of `build` then `build_meshes`, at any thread count.
+#[test]
+fn network_and_meshes_in_one_call_are_the_same_bytes() {
+    for rel in ["golden/x.roads.json", "golden/hole.roads.json", "osm/kotka.roads.json", "pcgdemo/CitySpline.json"] {
+        let apart = outputs_with_threads(rel, 2);
+        for threads in [1, 2, 4] {
+            let together = together_with_threads(rel, threads);
+            assert!(together.0 == apart.0, "{rel}, {threads} threads: GeoJSON differs");
+            assert!(together.1 == apart.1, "{rel}, {threads} threads: glTF differs");
+            assert!(together.1.len() > 1000, "{rel}: no meshes");
+        }
     }
 }
 

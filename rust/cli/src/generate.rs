@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use roadgen_core::{build, build_meshes, MeshCollector};
+use roadgen_core::{build_with_meshes, MeshCollector};
 use roadgen_formats::{render_preview, write_geojson, write_glb, write_obj, GltfOptions, PreviewOptions};
 
 use crate::options::InputArgs;
@@ -36,8 +36,10 @@ pub(crate) fn generate(args: &Generate) -> Result<String, String> {
     let t0 = Instant::now();
     let loaded = args.input.load()?;
     let settings = args.input.settings();
+    // Network and meshes in one call: road and junction meshes are built while blocks are found.
     let t_build = Instant::now();
-    let net = build(&loaded.input, &settings).map_err(|e| args.input.engine_error(e))?;
+    let mut meshes = MeshCollector::default();
+    let net = build_with_meshes(&loaded.input, &settings, &mut meshes).map_err(|e| args.input.engine_error(e))?;
     let build_s = t_build.elapsed().as_secs_f64();
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {}", args.out.display(), e))?;
     let gj = args.out.join("network.geojson");
@@ -47,10 +49,6 @@ pub(crate) fn generate(args: &Generate) -> Result<String, String> {
         .map_err(|e| format!("cannot draw the preview: {e}"))?;
     let pp = args.out.join("preview.png");
     std::fs::write(&pp, png).map_err(|e| format!("cannot write {}: {}", pp.display(), e))?;
-    let t_mesh = Instant::now();
-    let mut meshes = MeshCollector::default();
-    build_meshes(&net, &settings, &mut meshes);
-    let mesh_s = t_mesh.elapsed().as_secs_f64();
     let triangles: usize = meshes.meshes.iter().map(|m| m.triangles.len()).sum();
     let glb =
         write_glb(&meshes.meshes, &GltfOptions::default()).map_err(|e| format!("cannot write the meshes: {e}"))?;
@@ -61,7 +59,7 @@ pub(crate) fn generate(args: &Generate) -> Result<String, String> {
         write_file(&args.out, "network.mtl", files.mtl)?;
     }
     Ok(format!(
-        "{} roads, {} junctions, {} road pieces, {} blocks, {} diagnostics, {} triangles in {:.3} s (network {:.3} s, meshes {:.3} s) -> {}",
+        "{} roads, {} junctions, {} road pieces, {} blocks, {} diagnostics, {} triangles in {:.3} s (network and meshes {:.3} s) -> {}",
         loaded.input.roads.len(),
         net.junctions.len(),
         net.pieces.len(),
@@ -70,7 +68,6 @@ pub(crate) fn generate(args: &Generate) -> Result<String, String> {
         triangles,
         t0.elapsed().as_secs_f64(),
         build_s,
-        mesh_s,
         args.out.display()
     ))
 }

@@ -32,6 +32,6 @@ pub use error::Error;
 pub use incremental::{Changes, Edit, Session, UpdateStats};
 pub use mesh::{build_meshes, build_meshes_of};
 pub use mesh_types::*;
-pub use pipeline::build;
+pub use pipeline::{build, build_with_meshes};
 pub use settings::{Profile, Settings};
 pub use types::*;

@@ -71,6 +71,53 @@ pub fn build_meshes_of(
     wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync),
     sink: &mut dyn MeshSink,
 ) {
+    let (roads, junctions) = surface_meshes(net, settings, wanted);
+    let blocks = block_meshes(net, wanted);
+    hand_over(roads, junctions, blocks, sink);
+}
+
+/// Every feature is built on its own (in parallel), then handed to the sink in order, so the
+/// sink sees the same sequence at any thread count.
+fn one(f: &dyn Fn(&mut MeshCollector)) -> MeshCollector {
+    let mut c = MeshCollector::default();
+    f(&mut c);
+    c
+}
+
+/// Each feature's mesh is handed over (and its memory released) in turn, so that the
+/// collected meshes and the sink's copy do not both hold every mesh at once.
+pub(crate) fn hand_over(
+    roads: Vec<MeshCollector>,
+    junctions: Vec<MeshCollector>,
+    blocks: Vec<MeshCollector>,
+    sink: &mut dyn MeshSink,
+) {
+    for c in roads.into_iter().chain(junctions).chain(blocks) {
+        for m in c.meshes {
+            sink.feature(m);
+        }
+    }
+}
+
+/// The meshes of the blocks that `wanted` picks, in id order.
+pub(crate) fn block_meshes(net: &Network, wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync)) -> Vec<MeshCollector> {
+    use rayon::prelude::*;
+    let any_block = net.blocks.iter().any(|b| wanted(FeatureKind::Block, &b.id));
+    let heights = if any_block { Heights::new(net) } else { Heights::none() };
+    net.blocks
+        .par_iter()
+        .filter(|b| wanted(FeatureKind::Block, &b.id))
+        .map(|b| one(&|c| block_mesh(b, &heights, c)))
+        .collect()
+}
+
+/// The meshes of the road pieces and junctions that `wanted` picks, each list in id order;
+/// they do not depend on the blocks.
+pub(crate) fn surface_meshes(
+    net: &Network,
+    settings: &Settings,
+    wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync),
+) -> (Vec<MeshCollector>, Vec<MeshCollector>) {
     use rayon::prelude::*;
     // As the network stage's mouth stitching: corners within the tolerance are the same.
     let snap = settings.tolerance;
@@ -84,15 +131,6 @@ pub fn build_meshes_of(
     {
         mouths.entry(id).or_default().push((right, left, z));
     }
-    let any_block = net.blocks.iter().any(|b| wanted(FeatureKind::Block, &b.id));
-    let heights = if any_block { Heights::new(net) } else { Heights::none() };
-    // Every feature is built on its own (in parallel), then handed to the sink in order, so the
-    // sink sees the same sequence at any thread count.
-    let one = |f: &dyn Fn(&mut MeshCollector)| {
-        let mut c = MeshCollector::default();
-        f(&mut c);
-        c
-    };
     let roads: Vec<MeshCollector> = net
         .pieces
         .par_iter()
@@ -108,19 +146,7 @@ pub fn build_meshes_of(
         .filter(|j| wanted(FeatureKind::Junction, &j.id))
         .map(|j| one(&|c| junction_mesh(j, mouths.get(j.id.as_str()).map_or(&[], |m| m.as_slice()), snap, c)))
         .collect();
-    let blocks: Vec<MeshCollector> = net
-        .blocks
-        .par_iter()
-        .filter(|b| wanted(FeatureKind::Block, &b.id))
-        .map(|b| one(&|c| block_mesh(b, &heights, c)))
-        .collect();
-    // Each feature's mesh is handed over (and its memory released) in turn, so that the
-    // collected meshes and the sink's copy do not both hold every mesh at once.
-    for c in roads.into_iter().chain(junctions).chain(blocks) {
-        for m in c.meshes {
-            sink.feature(m);
-        }
-    }
+    (roads, junctions)
 }
 
 /// Hands one collected feature mesh to a sink, vertex by vertex and triangle by triangle.

@@ -18,7 +18,7 @@ use crate::graph::{build_graph, Graph, RoadLine, UnionFind};
 use crate::junction::{build_junction, strip, strip_capped, strip_parts, ArmIn, JunctionOut};
 use crate::overlay::{ccw_contour, contour, largest, shape, Contour};
 use crate::types::*;
-use crate::{Error, Settings};
+use crate::{Error, FeatureKind, MeshSink, Settings};
 
 /// Runs the whole pipeline: junctions, road pieces and blocks from input roads.
 ///
@@ -46,6 +46,32 @@ pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
     net.blocks = extract_blocks(&net, settings, &mut diags);
     sort_diagnostics(&mut diags);
     net.diagnostics = diags;
+    Ok(net)
+}
+
+/// [`build`] and [`crate::build_meshes`] in one: the meshes of the road pieces and junctions
+/// are built while the blocks are found, then those of the blocks; `sink` gets the same meshes
+/// in the same order as from [`crate::build_meshes`] on the network returned.
+pub fn build_with_meshes(input: &Input, settings: &Settings, sink: &mut dyn MeshSink) -> Result<Network, Error> {
+    settings.validate()?;
+    let mut diags = Vec::new();
+    let roads = prepare_roads(input, settings, &mut diags)?;
+    let (mut net, _) = network_stage(roads, settings, &mut diags, None);
+    let all = |_: FeatureKind, _: &str| true;
+    let ((blocks, block_diags), (road_meshes, junction_meshes)) = rayon::join(
+        || {
+            let mut d = Vec::new();
+            let b = extract_blocks(&net, settings, &mut d);
+            (b, d)
+        },
+        || crate::mesh::surface_meshes(&net, settings, &all),
+    );
+    net.blocks = blocks;
+    diags.extend(block_diags);
+    sort_diagnostics(&mut diags);
+    net.diagnostics = diags;
+    let block_meshes = crate::mesh::block_meshes(&net, &all);
+    crate::mesh::hand_over(road_meshes, junction_meshes, block_meshes, sink);
     Ok(net)
 }
 
