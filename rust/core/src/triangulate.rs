@@ -52,10 +52,14 @@ pub const REFINE_ANGLE_DEG: f64 = 20.0;
 /// Refinement adds at most this many Steiner points per distinct input vertex.
 pub const REFINE_VERTEX_FACTOR: usize = 4;
 
-/// Refinement leaves triangles smaller than this (square metres) alone: splitting them is of no
-/// use to a mesh, and it keeps refinement from producing triangles below
+/// Refinement leaves triangles smaller than this (square metres) alone. With the boundary kept
+/// whole, splitting a small triangle next to a short boundary edge (a fillet's) only makes
+/// thinner ones beside it: on the junctions of all of Liège, 1 m² instead of 10⁻³ m² gives
+/// fewer triangles under 5° (17,171 against 26,267), under 10° (36,267 against 59,907) and
+/// under 20° (86,807 against 119,862), 16 % fewer triangles in all (357,729 against 426,247),
+/// and takes 22 % less time. It also keeps refinement from producing triangles below
 /// [`MIN_TRIANGLE_AREA`].
-pub const REFINE_MIN_AREA: f64 = 1e-3;
+pub const REFINE_MIN_AREA: f64 = 1.0;
 
 /// Refinement runs only when every coordinate's absolute value is at most this (metres); beyond
 /// it the polygon is triangulated without Steiner points.
