@@ -20,6 +20,10 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Samp
 use roadgen_core::{build, build_meshes, Edit, FeatureMesh, MeshCollector, Network, Session, Settings};
 use roadgen_formats::{read_file, read_str, write_geojson, write_glb, GltfOptions, Loaded, ReadOptions};
 
+/// The allocator of the `roadgen` binary, so that these figures are those of `roadgen bench`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The networks to time, with the measurement time of one stage on each (seconds, for all samples).
 const NETWORKS: [(&str, u64); 3] = [("kotka", 2), ("liege_center", 4), ("liege", 15)];
 
