@@ -255,6 +255,27 @@ fn a_new_session_is_a_full_build() {
     }
 }
 
+/// A session started with its meshes has the network of a full build and hands over the meshes
+/// of `build_meshes` (road and junction meshes built while the blocks are found), at one and
+/// two threads.
+#[test]
+fn a_session_started_with_meshes_gives_the_meshes_of_its_network() {
+    for file in ["osm/kotka.roads.json", "golden/hole.roads.json", "pcgdemo/CitySpline.json"] {
+        let input = load(file);
+        let settings = Settings::default();
+        let net = build(&input, &settings).expect("build");
+        let mut want = MeshCollector::default();
+        build_meshes(&net, &settings, &mut want);
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let mut got = MeshCollector::default();
+            let session = pool.install(|| Session::with_meshes(input.clone(), settings, &mut got)).expect("session");
+            assert!(*session.network() == net, "{file}, {threads} threads: network");
+            assert!(got.meshes.len() > 10 && got == want, "{file}, {threads} threads: meshes");
+        }
+    }
+}
+
 /// Moving one road of liege_center a little re-solves a small region: most of the network is
 /// untouched (same ids, same content), the update does not fall back to a full build, and it
 /// builds only a few roads again.

@@ -40,8 +40,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use roadgen_core::{
-    build_meshes, build_meshes_of, Changes, Edit, Error, FeatureKind, Input, Profile, ProfileOverride, Road,
-    RoadGeometry, Session, Settings,
+    build_meshes_of, Changes, Edit, Error, FeatureKind, Input, Profile, ProfileOverride, Road, RoadGeometry, Session,
+    Settings,
 };
 use roadgen_core::{PointKind, SplinePoint};
 
@@ -419,12 +419,15 @@ pub unsafe extern "C" fn rg_generate(
         // SAFETY: checked by `borrow`; the caller promises `spline_count` readable splines.
         let splines = unsafe { borrow(splines, spline_count, "splines") }?;
         let roads = splines.iter().enumerate().map(|(i, s)| convert_spline(i, s, f)).collect::<Result<_, _>>()?;
-        let session = Session::new(Input { roads }, settings).map_err(core_failure)?;
-        if build_mesh {
+        let session = if build_mesh {
+            // Road and junction meshes are built while the blocks are found.
             let mut sink = AbiMeshSink::new(f);
-            build_meshes(session.network(), &settings, &mut sink);
+            let session = Session::with_meshes(Input { roads }, settings, &mut sink).map_err(core_failure)?;
             state.meshes = keyed(sink);
-        }
+            session
+        } else {
+            Session::new(Input { roads }, settings).map_err(core_failure)?
+        };
         state.output = Some(Output::new(session.network(), state.meshes.values(), f));
         state.session = Some(session);
         state.frame = Some(f);

@@ -480,10 +480,17 @@ pub(crate) struct Faces {
 /// The faces of the complement of `surfaces` inside the rectangle `frame` (lowest, highest
 /// corners), on the block grid.
 pub(crate) fn faces<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox) -> Faces {
+    faces_on_grid_of(surfaces, frame, frame)
+}
+
+/// [`faces`] on the block grid of the frame `extent`, which holds `frame` (see
+/// [`crate::overlay::overlay_on_grid`]).
+fn faces_on_grid_of<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox, extent: Bbox) -> Faces {
     let clip: Vec<Vec<Contour>> = surfaces.filter(|p| p.exterior.len() >= 3).map(shape).collect();
     let ([x0, y0], [x1, y1]) = frame;
     let rect: Vec<Contour> = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
-    let shapes = crate::overlay::overlay_on_grid(&rect, &clip, OverlayRule::Difference, FillRule::NonZero, BLOCK_GRID);
+    let rule = (OverlayRule::Difference, FillRule::NonZero);
+    let shapes = crate::overlay::overlay_on_grid(&rect, &clip, rule.0, rule.1, BLOCK_GRID, Some(extent));
     // A vertex within two grid steps of the frame's sides lies on them.
     let near = 2.0 * BLOCK_GRID;
     let on_frame = |p: &Point| p.x <= x0 + near || p.x >= x1 - near || p.y <= y0 + near || p.y >= y1 - near;
@@ -685,13 +692,123 @@ pub(crate) fn frame_around(boxes: impl Iterator<Item = Bbox>, net: &Network, set
     Some(([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]))
 }
 
+/// Past this many parts, [`whole_faces`] finds the faces of the whole network in one overlay
+/// (parts are joined one by one with each other, so their number bounds that work).
+const MAX_PARTS: usize = 64;
+
+/// The faces of a whole network (its surfaces inside [`network_frame`]; `None` without
+/// surfaces), found part by part in parallel. A part is a set of road pieces and junctions
+/// connected through the pieces' junction ids, joined with every other part whose box comes
+/// within the frame margin of its box (the widest road, at least the snap distance and two
+/// block grid steps), until no two parts' boxes do. No face can be bounded by two parts whose
+/// grown boxes are apart, nor lie inside another part's box, so the faces of each part in a frame
+/// of its own, on the whole frame's grid, are those that one overlay of the whole network gives
+/// there, and the faces that reach a part's frame are the outer face. Inner faces come part by part, parts in order of their first surface (pieces,
+/// then junctions). One part, or more than [`MAX_PARTS`]: one overlay of everything.
+pub(crate) fn whole_faces(net: &Network, settings: &Settings) -> Option<Faces> {
+    let frame = network_frame(net, settings)?;
+    let surfaces: Vec<&Polygon> =
+        net.pieces.iter().map(|p| &p.polygon).chain(net.junctions.iter().map(|j| &j.polygon)).collect();
+    let wmax = net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
+    let gap = wmax.max(settings.snap_distance).max(2.0 * BLOCK_GRID);
+    let parts = network_parts(net, &surfaces, gap);
+    if parts.len() <= 1 {
+        return Some(faces(surfaces.into_iter(), frame));
+    }
+    let found: Vec<Faces> = parts
+        .par_iter()
+        .filter_map(|part| {
+            let part_frame = frame_around(part.iter().map(|&i| exterior_box(surfaces[i])), net, settings)?;
+            Some(faces_on_grid_of(part.iter().map(|&i| surfaces[i]), part_frame, frame))
+        })
+        .collect();
+    let mut all = Faces { inner: Vec::new(), outer: Vec::new() };
+    for f in found {
+        all.inner.extend(f.inner);
+        all.outer.extend(f.outer);
+    }
+    Some(all)
+}
+
+/// The parts of [`whole_faces`]: indices into `surfaces` (the pieces' outlines, then the
+/// junctions'; those of fewer than 3 points left out), each part in order, parts in order of
+/// their first index. One part holding every surface when there would be more than
+/// [`MAX_PARTS`].
+fn network_parts(net: &Network, surfaces: &[&Polygon], gap: f64) -> Vec<Vec<usize>> {
+    let np = net.pieces.len();
+    let mut uf = crate::graph::UnionFind::new(surfaces.len());
+    for (i, p) in net.pieces.iter().enumerate() {
+        for id in [&p.from, &p.to].into_iter().flatten() {
+            if let Ok(j) = net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)) {
+                uf.union(i, np + j);
+            }
+        }
+    }
+    let usable: Vec<usize> = (0..surfaces.len()).filter(|&i| surfaces[i].exterior.len() >= 3).collect();
+    let one = || vec![usable.clone()];
+    // Connected sets, in order of their first surface, with their boxes.
+    let mut sets: Vec<(Bbox, Vec<usize>)> = Vec::new();
+    let mut set_of: BTreeMap<usize, usize> = BTreeMap::new();
+    for &i in &usable {
+        let root = uf.find(i);
+        let k = *set_of.entry(root).or_insert_with(|| {
+            sets.push((([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), Vec::new()));
+            sets.len() - 1
+        });
+        let (lo, hi) = exterior_box(surfaces[i]);
+        let b = &mut sets[k].0;
+        *b = ([b.0[0].min(lo[0]), b.0[1].min(lo[1])], [b.1[0].max(hi[0]), b.1[1].max(hi[1])]);
+        sets[k].1.push(i);
+    }
+    let near = |a: &Bbox, b: &Bbox| {
+        a.0[0] - gap <= b.1[0] && b.0[0] - gap <= a.1[0] && a.0[1] - gap <= b.1[1] && b.0[1] - gap <= a.1[1]
+    };
+    let join = |a: &mut (Bbox, Vec<usize>), b: (Bbox, Vec<usize>)| {
+        a.0 = (
+            [a.0 .0[0].min(b.0 .0[0]), a.0 .0[1].min(b.0 .0[1])],
+            [a.0 .1[0].max(b.0 .1[0]), a.0 .1[1].max(b.0 .1[1])],
+        );
+        a.1.extend(b.1);
+    };
+    // Each set joins the first part near it; then parts join each other until none are near.
+    let mut parts: Vec<(Bbox, Vec<usize>)> = Vec::new();
+    for set in sets {
+        match parts.iter().position(|p| near(&p.0, &set.0)) {
+            Some(k) => join(&mut parts[k], set),
+            None if parts.len() < MAX_PARTS => parts.push(set),
+            None => return one(),
+        }
+    }
+    let mut joined = true;
+    while joined {
+        joined = false;
+        'pairs: for a in 0..parts.len() {
+            for b in a + 1..parts.len() {
+                if near(&parts[a].0, &parts[b].0) {
+                    let pb = parts.remove(b);
+                    join(&mut parts[a], pb);
+                    joined = true;
+                    break 'pairs;
+                }
+            }
+        }
+    }
+    let mut parts: Vec<Vec<usize>> = parts
+        .into_iter()
+        .map(|(_, mut p)| {
+            p.sort_unstable();
+            p
+        })
+        .collect();
+    parts.sort_by_key(|p| p.first().copied());
+    parts
+}
+
 /// Extracts the blocks of a network whose junctions and road pieces are built.
 pub(crate) fn extract_blocks(net: &Network, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Block> {
-    let Some(frame) = network_frame(net, settings) else { return Vec::new() };
-    let surfaces = net.pieces.iter().map(|p| &p.polygon).chain(net.junctions.iter().map(|j| &j.polygon));
     // The faces that reach the frame are the outer face; faces too small to be blocks are
     // dropped here; naming, cleaning and lots run in parallel below.
-    let found = faces(surfaces, frame);
+    let Some(found) = whole_faces(net, settings) else { return Vec::new() };
     let mut kept = Vec::new();
     for face in found.inner {
         if face.area < settings.min_block_area {
@@ -710,6 +827,61 @@ mod tests {
 
     fn p(x: f64, y: f64) -> Point {
         Point::new(x, y)
+    }
+
+    /// Two copies of a 3 × 3 grid of 240 m roads (four blocks each, one cut in two by a curved road),
+    /// the second `dx` metres east of the first, starting `x0` metres east of the origin.
+    fn two_grids(x0: f64, dx: f64) -> crate::types::Input {
+        use crate::types::{Input, Point3, Road, RoadGeometry};
+        let road = |id: String, pts: Vec<(f64, f64)>| Road {
+            id,
+            width: 7.3,
+            layer: 0,
+            closed: false,
+            has_height: false,
+            profile: Default::default(),
+            geometry: RoadGeometry::Polyline(pts.into_iter().map(|(x, y)| Point3::new(x, y, 0.0)).collect()),
+        };
+        let mut roads = Vec::new();
+        for (copy, ox) in [x0, x0 + dx].into_iter().enumerate() {
+            for k in 0..3 {
+                let c = 120.0 * k as f64;
+                roads.push(road(format!("h{k}@{copy}"), vec![(ox - 20.0, c), (ox + 260.0, c)]));
+                roads.push(road(format!("v{k}@{copy}"), vec![(ox + c, -20.0), (ox + c, 260.0)]));
+            }
+            let arc = (0..=16).map(|i| {
+                let t = std::f64::consts::FRAC_PI_2 * i as f64 / 16.0;
+                (ox + 60.0 * t.cos(), 60.0 * t.sin())
+            });
+            roads.push(road(format!("arc@{copy}"), arc.collect()));
+        }
+        Input { roads }
+    }
+
+    /// Faces found part by part are, bit for bit, those of one overlay of the whole network:
+    /// near the origin (grid anchored there), 30 km out (one part within the anchored span, the
+    /// whole network not: a part on a grid of its own would differ) and 60 km out (every grid
+    /// centred on a frame). Roads 7.3 m wide and an odd offset keep frames off the grid.
+    #[test]
+    fn faces_part_by_part_are_those_of_one_overlay() {
+        for x0 in [0.123, 30_000.123, 60_000.123] {
+            let settings = Settings::default();
+            let net = crate::pipeline::build(&two_grids(x0, 3_000.0), &settings).unwrap();
+            let surfaces: Vec<&Polygon> =
+                net.pieces.iter().map(|p| &p.polygon).chain(net.junctions.iter().map(|j| &j.polygon)).collect();
+            assert_eq!(network_parts(&net, &surfaces, 7.3).len(), 2, "x0 = {x0}");
+            let frame = network_frame(&net, &settings).unwrap();
+            let key = |f: &Face| (f.corner.x, f.corner.y);
+            let mut one = faces(surfaces.iter().copied(), frame).inner;
+            let mut parts = whole_faces(&net, &settings).unwrap().inner;
+            one.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
+            parts.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
+            assert!(one.len() >= 10, "x0 = {x0}: {} faces", one.len());
+            assert_eq!(one.len(), parts.len(), "x0 = {x0}");
+            for (a, b) in one.iter().zip(&parts) {
+                assert!(a.polygon == b.polygon && a.area == b.area && a.corner == b.corner, "x0 = {x0}");
+            }
+        }
     }
 
     fn block(exterior: Vec<Point>) -> Polygon {

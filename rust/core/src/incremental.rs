@@ -45,7 +45,9 @@ use i_overlay::core::solver::Solver;
 use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
-use crate::blocks::{face_dropped, faces, finish_blocks, frame_around, name_at, name_faces, polygon_box, Bbox, Face};
+use crate::blocks::{
+    face_dropped, faces, finish_blocks, frame_around, name_at, name_faces, polygon_box, whole_faces, Bbox, Face, Faces,
+};
 use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
 use crate::overlay::shape;
@@ -54,7 +56,7 @@ use crate::pipeline::{
     Prepared, DUPLICATE_ID,
 };
 use crate::types::*;
-use crate::{Error, FeatureKind, Settings};
+use crate::{Error, FeatureKind, MeshSink, Settings};
 
 /// One edit of the input.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,6 +168,18 @@ const EMPTY: Bbox = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
 impl Session {
     /// Builds the network of `input` and keeps it for updates.
     pub fn new(input: Input, settings: Settings) -> Result<Self, Error> {
+        Self::start(input, settings, None)
+    }
+
+    /// [`Session::new`], and the meshes of the network into `sink`: those that
+    /// [`crate::build_meshes`] gives for [`Session::network`], in the same order, the road
+    /// pieces' and junctions' built while the blocks are found (as in
+    /// [`crate::build_with_meshes`]).
+    pub fn with_meshes(input: Input, settings: Settings, sink: &mut dyn MeshSink) -> Result<Self, Error> {
+        Self::start(input, settings, Some(sink))
+    }
+
+    fn start(input: Input, settings: Settings, sink: Option<&mut dyn MeshSink>) -> Result<Self, Error> {
         settings.validate()?;
         let mut s = Session {
             settings,
@@ -203,7 +217,7 @@ impl Session {
             }
         }
         s.skips.retain(|_, d| !d.is_empty());
-        s.full_build();
+        s.full_build(sink);
         Ok(s)
     }
 
@@ -298,7 +312,7 @@ impl Session {
                 let old = std::mem::take(&mut self.net);
                 changes = Changes { stats: changes.stats, ..Changes::default() };
                 changes.stats.full_build = true;
-                self.full_build();
+                self.full_build(None);
                 diff_features(FeatureKind::Junction, &old.junctions, &self.net.junctions, |f| &f.id, &mut changes);
                 diff_features(FeatureKind::Road, &old.pieces, &self.net.pieces, |f| &f.id, &mut changes);
                 diff_features(FeatureKind::Block, &old.blocks, &self.net.blocks, |f| &f.id, &mut changes);
@@ -415,7 +429,7 @@ impl Session {
     }
 
     /// Builds everything again.
-    fn full_build(&mut self) {
+    fn full_build(&mut self, sink: Option<&mut dyn MeshSink>) {
         let mut diags = Vec::new();
         let lines = self.lines(self.prepared.keys());
         self.memo.next_build(MEMO_LIMIT_PER_ROAD * self.prepared.len());
@@ -429,11 +443,27 @@ impl Session {
         self.block_box.clear();
         self.block_naming.clear();
         self.dropped.clear();
-        if let Some(frame) = self.whole_frame() {
-            let all = Regions::of(frame);
-            self.blocks_in(frame, &all, &all, None, None, &mut Changes::default());
-        }
+        let all_features = |_: FeatureKind, _: &str| true;
+        let want_meshes = sink.is_some();
+        let surface_meshes =
+            || want_meshes.then(|| crate::mesh::surface_meshes(&self.net, &self.settings, &all_features));
+        let surfaces = match self.whole_frame() {
+            Some(frame) => {
+                let all = Regions::of(frame);
+                // The road pieces' and junctions' meshes do not depend on the blocks.
+                let (found, surfaces) = rayon::join(|| self.find_blocks(frame, &all, &all, None, None), surface_meshes);
+                if let Some(found) = found {
+                    self.take_blocks(found, frame, &all, true, &mut Changes::default());
+                }
+                surfaces
+            }
+            None => surface_meshes(),
+        };
         self.collect_diagnostics();
+        if let (Some(sink), Some((roads, junctions))) = (sink, surfaces) {
+            let blocks = crate::mesh::block_meshes(&self.net, &all_features);
+            crate::mesh::hand_over(roads, junctions, blocks, sink);
+        }
     }
 
     /// The frame around the whole network, as the pipeline's block stage takes it.
@@ -800,6 +830,22 @@ impl Session {
         near: Option<&[Bbox]>,
         changes: &mut Changes,
     ) -> bool {
+        match self.find_blocks(frame, changed, redo, network, near) {
+            Some(found) => self.take_blocks(found, frame, redo, network.is_none(), changes),
+            None => false,
+        }
+    }
+
+    /// The work of [`Session::blocks_in`] that changes nothing: the faces found and what
+    /// they replace, or `None` for its `false`.
+    fn find_blocks(
+        &self,
+        frame: Bbox,
+        changed: &Regions,
+        redo: &Regions,
+        network: Option<Bbox>,
+        near: Option<&[Bbox]>,
+    ) -> Option<FoundBlocks> {
         let whole = network.is_none();
         let pick = |boxes: &[Bbox]| -> Vec<usize> {
             boxes.iter().enumerate().filter(|(_, b)| meets(**b, frame)).map(|(i, _)| i).collect()
@@ -814,7 +860,13 @@ impl Session {
             po.iter().map(|&i| self.piece_box[i]).chain(jo.iter().map(|&i| self.junction_box[i])).collect();
         let surfaces =
             pw.iter().map(|&i| &self.net.pieces[i].polygon).chain(jw.iter().map(|&i| &self.net.junctions[i].polygon));
-        let found = faces(surfaces, frame);
+        // The whole network's faces are found as the pipeline finds them, part by part.
+        let found = match (whole, near) {
+            (true, None) => {
+                whole_faces(&self.net, &self.settings).unwrap_or(Faces { inner: Vec::new(), outer: Vec::new() })
+            }
+            _ => faces(surfaces, frame),
+        };
         if let Some(net_frame) = network {
             // A face that reaches the frame where surfaces changed may be larger than the frame,
             // unless it reaches a side of the frame that lies outside the network's frame: from
@@ -849,7 +901,7 @@ impl Session {
                     .interiors_intersect()
             });
             if open {
-                return false;
+                return None;
             }
         }
         // The faces that meet the changed surfaces replace the old blocks that do (judged on
@@ -865,7 +917,7 @@ impl Session {
             // A surface left out where the face lies could have cut it: it may be two faces
             // (or a face and part of another) run together.
             if left_out.iter().any(|b| meets(*b, fb)) {
-                return false;
+                return None;
             }
             if face.area < self.settings.min_block_area {
                 small.push(face);
@@ -887,7 +939,7 @@ impl Session {
                 let to_frame =
                     (c.x - frame.0[0]).min(frame.1[0] - c.x).min(c.y - frame.0[1]).min(frame.1[1] - c.y).max(0.0);
                 if !(d2.sqrt() < to_frame) {
-                    return false;
+                    return None;
                 }
             }
         }
@@ -912,6 +964,20 @@ impl Session {
                 .map(|o| o.lots.clone())
         };
         let fresh = finish_blocks(named, &self.settings, &known);
+        Some(FoundBlocks { fresh, small, gone, clash })
+    }
+
+    /// Puts what [`Session::find_blocks`] found in place of what it replaces; the rest of
+    /// [`Session::blocks_in`].
+    fn take_blocks(
+        &mut self,
+        found: FoundBlocks,
+        frame: Bbox,
+        redo: &Regions,
+        whole: bool,
+        changes: &mut Changes,
+    ) -> bool {
+        let FoundBlocks { fresh, small, gone, clash } = found;
         if clash {
             // The pipeline numbers blocks with one base by their corners, all together: find
             // every block again (no block stays, so no clash is left).
@@ -943,6 +1009,16 @@ impl Session {
         }
         true
     }
+}
+
+/// What [`Session::find_blocks`] found: the new blocks with their naming (corner, distance to
+/// the piece that names them), the faces too small to be blocks, which old blocks go (by
+/// index), and whether a block that stays shares a name with one found or gone.
+struct FoundBlocks {
+    fresh: Vec<(Block, (Point, f64))>,
+    small: Vec<Face>,
+    gone: Vec<bool>,
+    clash: bool,
 }
 
 /// How far a road's surface, its corners and its nodes reach from its centerline: its width and

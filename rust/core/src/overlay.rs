@@ -55,47 +55,58 @@ pub(crate) fn largest(shapes: Shapes) -> Polygon {
     best.map(|b| b.1).unwrap_or_default()
 }
 
-/// Like [`overlay`], on a fixed grid of `grid` metres anchored at the origin when the input's
-/// extent allows it (else with the automatic scale): points closer than the grid become one, so
-/// that no outline comes out nearly touching itself.
+/// Like [`overlay`], on a fixed grid of `grid` metres anchored at the origin when the extent
+/// allows it (else centred on the extent, or with the automatic scale): points closer than the
+/// grid become one, so that no outline comes out nearly touching itself.
 ///
-/// The grid's origin is the frame's origin, never the input's extent: a region of the network
+/// The grid is anchored at the origin, never at the input's extent: a region of the network
 /// comes out the same whether it is computed with the whole network or with only its
 /// neighbourhood (the incremental update relies on it). `grid` should be a power of two so that
-/// scaling a coordinate onto the grid is exact.
-pub(crate) fn overlay_on_grid<R0, R1>(subj: &R0, clip: &R1, rule: OverlayRule, fill: FillRule, grid: f64) -> Shapes
+/// scaling a coordinate onto the grid is exact. `extent` (lowest, highest corners; the inputs'
+/// own box without it) must hold every input point: far from the origin, where the grid is
+/// centred on the extent, parts of one input overlaid on their own with the whole input's
+/// extent come out on the grid of the whole.
+pub(crate) fn overlay_on_grid<R0, R1>(
+    subj: &R0,
+    clip: &R1,
+    rule: OverlayRule,
+    fill: FillRule,
+    grid: f64,
+    extent: Option<([f64; 2], [f64; 2])>,
+) -> Shapes
 where
     R0: ShapeResource<[f64; 2]> + ?Sized,
     R1: ShapeResource<[f64; 2]> + ?Sized,
 {
-    let reach =
-        subj.iter_paths().chain(clip.iter_paths()).flatten().fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
+    let (lo, hi) = extent.unwrap_or_else(|| {
+        subj.iter_paths()
+            .chain(clip.iter_paths())
+            .flatten()
+            .fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
+                ([lo[0].min(p[0]), lo[1].min(p[1])], [hi[0].max(p[0]), hi[1].max(p[1])])
+            })
+    });
+    let reach = [lo[0], lo[1], hi[0], hi[1]].iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let scale = 1.0 / grid;
+    let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
+    let run = |adapter| {
+        FloatOverlay::<[f64; 2], i32>::new_custom(adapter, OverlayOptions::ogc(), Solver::default(), capacity)
+            .unsafe_add_source(subj, ShapeType::Subject)
+            .unsafe_add_source(clip, ShapeType::Clip)
+            .overlay(rule, fill)
+    };
     if reach.is_finite() && reach > 0.0 && reach * scale <= ANCHORED_GRID_SPAN {
         // A box centred on the origin puts the adapter's offset at exactly zero.
         let rect = FloatRect::new(-reach, reach, -reach, reach);
         if let Some(adapter) = rect.ok().and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
-            let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
-            return FloatOverlay::<[f64; 2], i32>::new_custom(
-                adapter,
-                OverlayOptions::ogc(),
-                Solver::default(),
-                capacity,
-            )
-            .unsafe_add_source(subj, ShapeType::Subject)
-            .unsafe_add_source(clip, ShapeType::Clip)
-            .overlay(rule, fill);
+            return run(adapter);
         }
     }
-    match FloatOverlay::<[f64; 2], i32>::from_subj_and_clip_fixed_scale_custom(
-        subj,
-        clip,
-        OverlayOptions::ogc(),
-        Solver::default(),
-        scale,
-    ) {
-        Ok(mut o) => o.overlay(rule, fill),
-        Err(_) => overlay(subj, clip, rule, fill),
+    // The library's own choice for these inputs with this scale: centred on their box.
+    let rect = FloatRect::new(lo[0], hi[0], lo[1], hi[1]);
+    match rect.ok().and_then(|r| FloatPointAdapter::try_with_scale_conservative(r, scale).ok()) {
+        Some(adapter) => run(adapter),
+        None => overlay(subj, clip, rule, fill),
     }
 }
 
