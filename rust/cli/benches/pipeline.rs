@@ -4,8 +4,10 @@
 //! - `parse`: the road JSON, already in memory, to the core's `Input` (`read_str`);
 //! - `build`: the network (junctions, road pieces, blocks), input already parsed;
 //! - `meshes`: `build_meshes` into a `MeshCollector`, network already built;
+//! - `network_and_meshes`: `build_with_meshes` (both in one call, as `roadgen generate` and
+//!   `roadgen bench`'s `total_s` run them), input already parsed;
 //! - `geojson`, `glb`: the writers, to memory, from a built network and its meshes;
-//! - `end_to_end`: file to glTF bytes (read, parse, build, meshes, `write_glb`);
+//! - `end_to_end`: file to glTF bytes (read, parse, `build_with_meshes`, `write_glb`);
 //! - `update`: one incremental update (`Session::update`) that moves one road by a drag step,
 //!   a different road each iteration (Kotka and the centre of Liège).
 //!
@@ -17,7 +19,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
-use roadgen_core::{build, build_meshes, Edit, FeatureMesh, MeshCollector, Network, Session, Settings};
+use roadgen_core::{
+    build, build_meshes, build_with_meshes, Edit, FeatureMesh, MeshCollector, Network, Session, Settings,
+};
 use roadgen_formats::{read_file, read_str, write_geojson, write_glb, GltfOptions, Loaded, ReadOptions};
 
 /// The allocator of the `roadgen` binary, so that these figures are those of `roadgen bench`.
@@ -103,6 +107,23 @@ fn meshes(c: &mut Criterion) {
     group.finish();
 }
 
+fn together(c: &mut Criterion) {
+    let settings = Settings::default();
+    let mut group = new_group(c, "network_and_meshes");
+    for (name, seconds) in NETWORKS {
+        let input = load(name).input;
+        group.measurement_time(Duration::from_secs(seconds));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sink = MeshCollector::default();
+                let net = build_with_meshes(black_box(&input), black_box(&settings), &mut sink);
+                (net, sink)
+            })
+        });
+    }
+    group.finish();
+}
+
 fn writers(c: &mut Criterion) {
     let settings = Settings::default();
     let built: Vec<_> = NETWORKS.iter().map(|&(name, s)| (name, s, network_and_meshes(name, &settings))).collect();
@@ -131,9 +152,8 @@ fn end_to_end(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let loaded = read_file(black_box(&path), &ReadOptions::default()).expect("readable network");
-                let net = build(&loaded.input, &settings).expect("valid settings");
                 let mut sink = MeshCollector::default();
-                build_meshes(&net, &settings, &mut sink);
+                build_with_meshes(&loaded.input, &settings, &mut sink).expect("valid settings");
                 write_glb(&sink.meshes, &GltfOptions::default()).expect("meshes within the glTF size limit")
             })
         });
@@ -172,5 +192,5 @@ fn update(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse, pipeline, meshes, writers, end_to_end, update);
+criterion_group!(benches, parse, pipeline, meshes, together, writers, end_to_end, update);
 criterion_main!(benches);
