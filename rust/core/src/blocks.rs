@@ -21,6 +21,7 @@ use rstar::RTree;
 
 use crate::geom::{orient, ring_area, segment_hit, simplify_ring, SegHit};
 use crate::overlay::{shape, Contour};
+use crate::pipeline::union_box;
 use crate::triangulate::MIN_TRIANGLE_AREA;
 use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon, RoadPiece};
 use crate::validate::polygon_area;
@@ -489,8 +490,8 @@ fn faces_on_grid_of<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox
     let clip: Vec<Vec<Contour>> = surfaces.filter(|p| p.exterior.len() >= 3).map(shape).collect();
     let ([x0, y0], [x1, y1]) = frame;
     let rect: Vec<Contour> = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
-    let rule = (OverlayRule::Difference, FillRule::NonZero);
-    let shapes = crate::overlay::overlay_on_grid(&rect, &clip, rule.0, rule.1, BLOCK_GRID, Some(extent));
+    let (rule, fill) = (OverlayRule::Difference, FillRule::NonZero);
+    let shapes = crate::overlay::overlay_on_grid(&rect, &clip, rule, fill, BLOCK_GRID, Some(extent));
     // A vertex within two grid steps of the frame's sides lies on them.
     let near = 2.0 * BLOCK_GRID;
     let on_frame = |p: &Point| p.x <= x0 + near || p.x >= x1 - near || p.y <= y0 + near || p.y >= y1 - near;
@@ -699,12 +700,13 @@ const MAX_PARTS: usize = 64;
 /// The faces of a whole network (its surfaces inside [`network_frame`]; `None` without
 /// surfaces), found part by part in parallel. A part is a set of road pieces and junctions
 /// connected through the pieces' junction ids, joined with every other part whose box comes
-/// within the frame margin of its box (the widest road, at least the snap distance and two
-/// block grid steps), until no two parts' boxes do. No face can be bounded by two parts whose
-/// grown boxes are apart, nor lie inside another part's box, so the faces of each part in a frame
-/// of its own, on the whole frame's grid, are those that one overlay of the whole network gives
-/// there, and the faces that reach a part's frame are the outer face. Inner faces come part by part, parts in order of their first surface (pieces,
-/// then junctions). One part, or more than [`MAX_PARTS`]: one overlay of everything.
+/// within the widest road of its box (at least the snap distance and two block grid steps),
+/// until no two parts' boxes do. No face can be bounded by two parts whose grown boxes are
+/// apart, nor lie inside another part's box, so the faces of each part in a frame of its own,
+/// on the whole frame's grid, are those that one overlay of the whole network gives there, and
+/// the faces that reach a part's frame are the outer face. Inner faces come part by part, parts
+/// in order of their first surface (pieces, then junctions). One part, or more than
+/// [`MAX_PARTS`]: one overlay of everything.
 pub(crate) fn whole_faces(net: &Network, settings: &Settings) -> Option<Faces> {
     let frame = network_frame(net, settings)?;
     let surfaces: Vec<&Polygon> =
@@ -755,19 +757,14 @@ fn network_parts(net: &Network, surfaces: &[&Polygon], gap: f64) -> Vec<Vec<usiz
             sets.push((([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), Vec::new()));
             sets.len() - 1
         });
-        let (lo, hi) = exterior_box(surfaces[i]);
-        let b = &mut sets[k].0;
-        *b = ([b.0[0].min(lo[0]), b.0[1].min(lo[1])], [b.1[0].max(hi[0]), b.1[1].max(hi[1])]);
+        sets[k].0 = union_box(sets[k].0, exterior_box(surfaces[i]));
         sets[k].1.push(i);
     }
     let near = |a: &Bbox, b: &Bbox| {
         a.0[0] - gap <= b.1[0] && b.0[0] - gap <= a.1[0] && a.0[1] - gap <= b.1[1] && b.0[1] - gap <= a.1[1]
     };
     let join = |a: &mut (Bbox, Vec<usize>), b: (Bbox, Vec<usize>)| {
-        a.0 = (
-            [a.0 .0[0].min(b.0 .0[0]), a.0 .0[1].min(b.0 .0[1])],
-            [a.0 .1[0].max(b.0 .1[0]), a.0 .1[1].max(b.0 .1[1])],
-        );
+        a.0 = union_box(a.0, b.0);
         a.1.extend(b.1);
     };
     // Each set joins the first part near it; then parts join each other until none are near.
