@@ -829,16 +829,8 @@ mod tests {
     /// Two copies of a 3 × 3 grid of 240 m roads (four blocks each, one cut in two by a curved road),
     /// the second `dx` metres east of the first, starting `x0` metres east of the origin.
     fn two_grids(x0: f64, dx: f64) -> crate::types::Input {
-        use crate::types::{Input, Point3, Road, RoadGeometry};
-        let road = |id: String, pts: Vec<(f64, f64)>| Road {
-            id,
-            width: 7.3,
-            layer: 0,
-            closed: false,
-            has_height: false,
-            profile: Default::default(),
-            geometry: RoadGeometry::Polyline(pts.into_iter().map(|(x, y)| Point3::new(x, y, 0.0)).collect()),
-        };
+        use crate::types::{test_road, Input};
+        let road = |id: String, pts: Vec<(f64, f64)>| test_road(&id, 7.3, &pts);
         let mut roads = Vec::new();
         for (copy, ox) in [x0, x0 + dx].into_iter().enumerate() {
             for k in 0..3 {

@@ -443,10 +443,9 @@ impl Session {
         self.block_box.clear();
         self.block_naming.clear();
         self.dropped.clear();
-        let all_features = |_: FeatureKind, _: &str| true;
         let want_meshes = sink.is_some();
         let surface_meshes =
-            || want_meshes.then(|| crate::mesh::surface_meshes(&self.net, &self.settings, &all_features));
+            || want_meshes.then(|| crate::mesh::surface_meshes(&self.net, &self.settings, &crate::mesh::every_feature));
         let surfaces = match self.whole_frame() {
             Some(frame) => {
                 let all = Regions::of(frame);
@@ -460,9 +459,8 @@ impl Session {
             None => surface_meshes(),
         };
         self.collect_diagnostics();
-        if let (Some(sink), Some((roads, junctions))) = (sink, surfaces) {
-            let blocks = crate::mesh::block_meshes(&self.net, &all_features);
-            crate::mesh::hand_over(roads, junctions, blocks, sink);
+        if let (Some(sink), Some(surfaces)) = (sink, surfaces) {
+            crate::mesh::finish_meshes(&self.net, surfaces, sink);
         }
     }
 

@@ -99,6 +99,21 @@ pub(crate) fn hand_over(
     }
 }
 
+/// Picks every feature (for the meshes of a whole network).
+pub(crate) fn every_feature(_: FeatureKind, _: &str) -> bool {
+    true
+}
+
+/// The road and junction meshes of [`surface_meshes`], each list in id order.
+pub(crate) type SurfaceMeshes = (Vec<MeshCollector>, Vec<MeshCollector>);
+
+/// The rest of [`build_meshes`] once `net` has its blocks and `surfaces` are built: the block
+/// meshes, then everything handed to `sink` in order.
+pub(crate) fn finish_meshes(net: &Network, surfaces: SurfaceMeshes, sink: &mut dyn MeshSink) {
+    let blocks = block_meshes(net, &every_feature);
+    hand_over(surfaces.0, surfaces.1, blocks, sink);
+}
+
 /// The meshes of the blocks that `wanted` picks, in id order.
 pub(crate) fn block_meshes(net: &Network, wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync)) -> Vec<MeshCollector> {
     use rayon::prelude::*;
@@ -117,7 +132,7 @@ pub(crate) fn surface_meshes(
     net: &Network,
     settings: &Settings,
     wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync),
-) -> (Vec<MeshCollector>, Vec<MeshCollector>) {
+) -> SurfaceMeshes {
     use rayon::prelude::*;
     // As the network stage's mouth stitching: corners within the tolerance are the same.
     let snap = settings.tolerance;

@@ -18,7 +18,7 @@ use crate::graph::{build_graph, Graph, RoadLine, UnionFind};
 use crate::junction::{build_junction, strip, strip_capped, strip_parts, ArmIn, JunctionOut};
 use crate::overlay::{ccw_contour, contour, largest, shape, Contour};
 use crate::types::*;
-use crate::{Error, FeatureKind, MeshSink, Settings};
+use crate::{Error, MeshSink, Settings};
 
 /// Runs the whole pipeline: junctions, road pieces and blocks from input roads.
 ///
@@ -57,21 +57,19 @@ pub fn build_with_meshes(input: &Input, settings: &Settings, sink: &mut dyn Mesh
     let mut diags = Vec::new();
     let roads = prepare_roads(input, settings, &mut diags)?;
     let (mut net, _) = network_stage(roads, settings, &mut diags, None);
-    let all = |_: FeatureKind, _: &str| true;
-    let ((blocks, block_diags), (road_meshes, junction_meshes)) = rayon::join(
+    let ((blocks, block_diags), surfaces) = rayon::join(
         || {
             let mut d = Vec::new();
             let b = extract_blocks(&net, settings, &mut d);
             (b, d)
         },
-        || crate::mesh::surface_meshes(&net, settings, &all),
+        || crate::mesh::surface_meshes(&net, settings, &crate::mesh::every_feature),
     );
     net.blocks = blocks;
     diags.extend(block_diags);
     sort_diagnostics(&mut diags);
     net.diagnostics = diags;
-    let block_meshes = crate::mesh::block_meshes(&net, &all);
-    crate::mesh::hand_over(road_meshes, junction_meshes, block_meshes, sink);
+    crate::mesh::finish_meshes(&net, surfaces, sink);
     Ok(net)
 }
 
@@ -1884,19 +1882,8 @@ fn loop_polygon(line: &Line, half: f64) -> Polygon {
 #[cfg(test)]
 mod memo_tests {
     use super::*;
-    use crate::{Input, Point3, Road, RoadGeometry};
-
-    fn road(id: &str, width: f64, pts: &[(f64, f64)]) -> Road {
-        Road {
-            id: id.into(),
-            width,
-            layer: 0,
-            closed: false,
-            has_height: false,
-            profile: Default::default(),
-            geometry: RoadGeometry::Polyline(pts.iter().map(|&(x, y)| Point3::new(x, y, 0.0)).collect()),
-        }
-    }
+    use crate::types::test_road as road;
+    use crate::Input;
 
     /// Five roads of unequal widths crossing at acute angles within 40 m: junctions that
     /// overlap, are joined, and bury each other's mouths.

@@ -277,3 +277,17 @@ pub struct Network {
     /// Diagnostics, sorted by code, position and road.
     pub diagnostics: Vec<Diagnostic>,
 }
+
+/// A flat polyline road of layer 0 with the default profile, for the core's unit tests.
+#[cfg(test)]
+pub(crate) fn test_road(id: &str, width: f64, pts: &[(f64, f64)]) -> Road {
+    Road {
+        id: id.into(),
+        width,
+        layer: 0,
+        closed: false,
+        has_height: false,
+        profile: Default::default(),
+        geometry: RoadGeometry::Polyline(pts.iter().map(|&(x, y)| Point3::new(x, y, 0.0)).collect()),
+    }
+}
