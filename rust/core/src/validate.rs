@@ -29,8 +29,9 @@ use rstar::{RTree, AABB};
 use crate::{Network, Point, Polygon};
 
 /// Up to this many boxes (ring edges, holes, features), pairs are found by brute force; above
-/// it, with an R-tree.
-pub const BRUTE_FORCE_LIMIT: usize = 64;
+/// it, by sorting and sweeping (or an R-tree). 32 made the network stage of liege cheapest
+/// (instructions counted against 16 and 64; docs/PERFORMANCE.md).
+pub const BRUTE_FORCE_LIMIT: usize = 32;
 
 /// What makes a ring or polygon invalid, with where.
 ///
@@ -258,8 +259,13 @@ const SWEEP_WORK_PER_BOX: usize = 32;
 /// boxes in order of their lowest x (sort and sweep: a box meets only the boxes that start
 /// before it ends). `None` when that takes more than `budget` comparisons.
 fn overlapping_pairs_by_sweep(boxes: &[Bbox], budget: usize) -> Option<Vec<(usize, usize)>> {
-    let mut order: Vec<usize> = (0..boxes.len()).filter(|&i| boxes[i].is_finite()).collect();
-    order.sort_unstable_by(|&a, &b| boxes[a].min[0].total_cmp(&boxes[b].min[0]).then(a.cmp(&b)));
+    // Sorted by (lowest x, index) as plain integers: `f64::total_cmp`'s order of the lowest x is
+    // the order of these keys, and a sort of pairs of integers runs several times faster than
+    // one that looks the boxes up to compare them.
+    let mut keyed: Vec<(i64, usize)> =
+        (0..boxes.len()).filter(|&i| boxes[i].is_finite()).map(|i| (total_order_key(boxes[i].min[0]), i)).collect();
+    keyed.sort_unstable();
+    let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
     let mut pairs = Vec::new();
     let mut work = 0usize;
     for (k, &i) in order.iter().enumerate() {
@@ -280,6 +286,13 @@ fn overlapping_pairs_by_sweep(boxes: &[Bbox], budget: usize) -> Option<Vec<(usiz
     }
     pairs.sort_unstable();
     Some(pairs)
+}
+
+/// An integer whose order is [`f64::total_cmp`]'s order of `x`.
+fn total_order_key(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    // Negative numbers: flip every bit but the sign, so that larger magnitudes come first.
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
 }
 
 /// Calls `f(i, j)` for every pair `i < j` of overlapping boxes, in increasing `(i, j)` order,
@@ -552,6 +565,13 @@ pub fn point_in_ring(p: Point, ring: &[Point]) -> bool {
     for i in 0..n {
         let a = ring[i];
         let b = ring[next(i, n)];
+        // Only an edge that spans `p.y` can change the winding number, and only one whose box
+        // holds `p` can hold `p`: the others need no orientation test.
+        let spans = (a.y <= p.y) != (b.y <= p.y);
+        let boxed = a.x.min(b.x) <= p.x && p.x <= a.x.max(b.x) && a.y.min(b.y) <= p.y && p.y <= a.y.max(b.y);
+        if !(spans || boxed) {
+            continue;
+        }
         let o = orient_sign(a, b, p);
         if o == 0 && lex(lex_min(a, b), p) != Ordering::Greater && lex(p, lex_max(a, b)) != Ordering::Greater {
             return false; // on the boundary
@@ -977,6 +997,34 @@ pub fn check_network(n: &Network) -> NetworkReport {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn total_order_key_orders_as_total_cmp() {
+        let xs = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -2.5,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            -0.0,
+            0.0,
+            5e-324,
+            f64::MIN_POSITIVE,
+            1.0,
+            1.0 + f64::EPSILON,
+            3e8,
+            f64::INFINITY,
+        ];
+        for a in xs {
+            for b in xs {
+                assert_eq!(
+                    super::total_order_key(a).cmp(&super::total_order_key(b)),
+                    a.total_cmp(&b),
+                    "{a} against {b}"
+                );
+            }
+        }
+    }
+
     use super::*;
     use crate::{Block, Junction, RoadPiece};
 
