@@ -514,9 +514,9 @@ impl Session {
             }
         }
         let usable = self.road_zone.len();
-        let mut local: Option<(Network, Extents, Vec<Diagnostic>, Regions)> = None;
+        let mut local: Option<WindowBuild> = None;
         loop {
-            if local.as_ref().is_none_or(|l| l.3.boxes != y.boxes) {
+            if local.as_ref().is_none_or(|l| l.built.boxes != y.boxes) {
                 stats.rounds += 1;
                 if stats.rounds > MAX_ROUNDS {
                     return None;
@@ -532,18 +532,19 @@ impl Session {
                 let focus = |b: Bbox| window.meets(b);
                 self.memo.next_build(MEMO_LIMIT_PER_ROAD * self.prepared.len());
                 let (net, ext) = network_stage_in(lines, &self.settings, &mut diags, Some(&focus), Some(&self.memo));
-                local = Some((net, ext, diags, y.clone()));
+                let junction_box = net.junctions.iter().map(|j| surface_box(&j.polygon)).collect();
+                let piece_box = net.pieces.iter().map(|p| surface_box(&p.polygon)).collect();
+                local = Some(WindowBuild { net, ext, diags, built: y.clone(), junction_box, piece_box });
             }
-            let (lnet, ext, diags, built) = local.as_ref()?;
+            let WindowBuild { net: lnet, ext, diags, built, junction_box: ljb, piece_box: lpb } = local.as_ref()?;
             // Trust is judged against the window the roads were taken from.
             let trusted = |b: Bbox| built.holds(grow(b, reach));
             let (mut grew_y, mut grew_z) = (false, false);
             // Junctions and pieces: every one whose old or new version meets the dirty region
             // must be trusted, and one that differs brings both versions into the region.
             macro_rules! settle {
-                ($new:expr, $old:expr, $boxes:expr, $exts:expr, $new_ext:expr) => {{
-                    for f in $new.iter() {
-                        let nb = surface_box(&f.polygon);
+                ($new:expr, $new_boxes:expr, $old:expr, $boxes:expr, $exts:expr, $new_ext:expr) => {{
+                    for (f, &nb) in $new.iter().zip($new_boxes.iter()) {
                         let at = $old.binary_search_by(|o| o.id.as_str().cmp(f.id.as_str())).ok();
                         let old = at.map(|i| &$old[i]);
                         let ob = at.map(|i| $boxes[i]);
@@ -580,15 +581,15 @@ impl Session {
                     }
                 }};
             }
-            settle!(lnet.junctions, self.net.junctions, self.junction_box, self.extents.junctions, ext.junctions);
-            settle!(lnet.pieces, self.net.pieces, self.piece_box, self.extents.pieces, ext.pieces);
+            settle!(lnet.junctions, ljb, self.net.junctions, self.junction_box, self.extents.junctions, ext.junctions);
+            settle!(lnet.pieces, lpb, self.net.pieces, self.piece_box, self.extents.pieces, ext.pieces);
             // The diagnostics to replace: in the dirty region, or in a feature (old or new) that
             // meets it and differs; each must come from a trusted part of the window. A feature
             // that comes out the same (and trusted, as every feature meeting the region now is)
             // keeps the diagnostics of its making.
             let mut diag_region = z.clone();
             macro_rules! differing {
-                ($new:expr, $old:expr, $boxes:expr) => {{
+                ($new:expr, $new_boxes:expr, $old:expr, $boxes:expr) => {{
                     for (o, b) in $old.iter().zip($boxes.iter()) {
                         if z.meets(*b)
                             && $new
@@ -598,8 +599,7 @@ impl Session {
                             diag_region.add(*b);
                         }
                     }
-                    for f in $new.iter() {
-                        let b = surface_box(&f.polygon);
+                    for (f, &b) in $new.iter().zip($new_boxes.iter()) {
                         if z.meets(b)
                             && $old
                                 .binary_search_by(|o| o.id.as_str().cmp(f.id.as_str()))
@@ -610,16 +610,14 @@ impl Session {
                     }
                 }};
             }
-            differing!(lnet.junctions, self.net.junctions, self.junction_box);
-            differing!(lnet.pieces, self.net.pieces, self.piece_box);
+            differing!(lnet.junctions, ljb, self.net.junctions, self.junction_box);
+            differing!(lnet.pieces, lpb, self.net.pieces, self.piece_box);
             // A diagnostic comes from the making of a feature whose outline holds its position:
             // every such feature, old or new, must be trusted for the diagnostics there (old
             // ones dropped, new ones taken) to be the full build's.
-            let local_features = lnet
-                .junctions
-                .iter()
-                .map(|j| (&j.id, surface_box(&j.polygon), &ext.junctions))
-                .chain(lnet.pieces.iter().map(|f| (&f.id, surface_box(&f.polygon), &ext.pieces)));
+            let local_features = (lnet.junctions.iter().zip(ljb))
+                .map(|(j, b)| (&j.id, *b, &ext.junctions))
+                .chain(lnet.pieces.iter().zip(lpb).map(|(f, b)| (&f.id, *b, &ext.pieces)));
             // The old features' boxes are kept: no outline of the whole network is read.
             let old_features = (self.net.junctions.iter().zip(&self.junction_box))
                 .map(|(j, b)| (&j.id, *b, &self.extents.junctions))
@@ -648,13 +646,13 @@ impl Session {
                 continue;
             }
             // Settled: replace what meets the dirty region.
-            let (lnet, ext, diags, _) = local?;
+            let WindowBuild { net: lnet, ext, diags, junction_box: ljb, piece_box: lpb, .. } = local?;
             let mut changed = Regions::default();
             replace(
                 FeatureKind::Junction,
                 changes,
                 (&mut self.net.junctions, &mut self.junction_box, &mut self.extents.junctions),
-                lnet.junctions,
+                lnet.junctions.into_iter().zip(ljb).collect(),
                 &ext.junctions,
                 &z,
                 &mut changed,
@@ -663,7 +661,7 @@ impl Session {
                 FeatureKind::Road,
                 changes,
                 (&mut self.net.pieces, &mut self.piece_box, &mut self.extents.pieces),
-                lnet.pieces,
+                lnet.pieces.into_iter().zip(lpb).collect(),
                 &ext.pieces,
                 &z,
                 &mut changed,
@@ -983,30 +981,48 @@ impl Session {
             return if whole { self.blocks_in(frame, &all, &all, None, None, changes) } else { false };
         }
         let mut old: Vec<Block> = Vec::new();
-        let mut blocks: Vec<(Block, (Point, f64))> = Vec::with_capacity(self.net.blocks.len() + fresh.len());
-        let olds = std::mem::take(&mut self.net.blocks).into_iter().zip(gone).zip(&self.block_naming);
-        for ((b, g), n) in olds {
+        // Each block with its naming and its box (kept blocks keep theirs).
+        let mut blocks: Vec<(Block, (Point, f64), Bbox)> = Vec::with_capacity(self.net.blocks.len() + fresh.len());
+        let olds = std::mem::take(&mut self.net.blocks)
+            .into_iter()
+            .zip(gone)
+            .zip(self.block_naming.iter().zip(&self.block_box));
+        for ((b, g), (n, bb)) in olds {
             if g {
                 old.push(b);
             } else {
-                blocks.push((b, *n));
+                blocks.push((b, *n, *bb));
             }
         }
         let fresh_blocks: Vec<&Block> = fresh.iter().map(|(b, _)| b).collect();
         let old_refs: Vec<&Block> = old.iter().collect();
         diff_features(FeatureKind::Block, &old_refs, &fresh_blocks, |b| &b.id, changes);
         // Kept blocks are in id order and the fresh ones follow: a stable sort merges them.
-        blocks.extend(fresh);
+        blocks.extend(fresh.into_iter().map(|(b, n)| {
+            let bb = polygon_box(&b.polygon);
+            (b, n, bb)
+        }));
         blocks.sort_by(|a, b| a.0.id.cmp(&b.0.id));
-        self.block_box = blocks.iter().map(|(b, _)| polygon_box(&b.polygon)).collect();
-        self.block_naming = blocks.iter().map(|(_, n)| *n).collect();
-        self.net.blocks = blocks.into_iter().map(|(b, _)| b).collect();
+        self.block_box = blocks.iter().map(|(_, _, bb)| *bb).collect();
+        self.block_naming = blocks.iter().map(|(_, n, _)| *n).collect();
+        self.net.blocks = blocks.into_iter().map(|(b, _, _)| b).collect();
         self.dropped.retain(|d| !redo.meets(d.1));
         for f in small {
             self.dropped.push((face_dropped(&f, &self.settings), polygon_box(&f.polygon)));
         }
         true
     }
+}
+
+/// A build of an update's window: its network, extents and diagnostics, the window it was built
+/// from, and the boxes of its junctions' and pieces' outlines (in the network's order).
+struct WindowBuild {
+    net: Network,
+    ext: Extents,
+    diags: Vec<Diagnostic>,
+    built: Regions,
+    junction_box: Vec<Bbox>,
+    piece_box: Vec<Bbox>,
 }
 
 /// What [`Session::find_blocks`] found: the new blocks with their naming (corner, distance to
@@ -1066,23 +1082,19 @@ impl Feature for RoadPiece {
 }
 
 /// Replaces the features of a list (with their boxes and extents, kept in step) that meet `z`
-/// by the features of `local` that do, keeping the list sorted by id; records what changed in
+/// by the features of `local` (with their outlines' boxes) that do, keeping the list sorted by id; records what changed in
 /// `changes` and the boxes of the surfaces that changed in `changed`.
 fn replace<F: Feature>(
     kind: FeatureKind,
     changes: &mut Changes,
     (all, boxes, exts): (&mut Vec<F>, &mut Vec<Bbox>, &mut BTreeMap<String, Bbox>),
-    local: Vec<F>,
+    local: Vec<(F, Bbox)>,
     local_ext: &BTreeMap<String, Bbox>,
     z: &Regions,
     changed: &mut Regions,
 ) {
-    let mut incoming: BTreeMap<String, (F, Bbox)> = local
-        .into_iter()
-        .map(|f| (surface_box(f.polygon()), f))
-        .filter(|(b, _)| z.meets(*b))
-        .map(|(b, f)| (f.id().to_string(), (f, b)))
-        .collect();
+    let mut incoming: BTreeMap<String, (F, Bbox)> =
+        local.into_iter().filter(|(_, b)| z.meets(*b)).map(|(f, b)| (f.id().to_string(), (f, b))).collect();
     let mut out: Vec<(F, Bbox)> = Vec::with_capacity(all.len() + incoming.len());
     let fresh = |f: &F, exts: &mut BTreeMap<String, Bbox>| {
         if let Some(e) = local_ext.get(f.id()) {
