@@ -435,8 +435,18 @@ fn settle_junctions(
     // that did not change were already found apart.
     let mut cache: BTreeMap<Vec<usize>, Polygon> = BTreeMap::new();
     loop {
-        let (polys, fresh) =
-            group_polygons(g, &bases, &outs, &base_root, &mut guf, &base_internal, &setback, settings, &mut cache);
+        let (polys, fresh) = group_polygons(
+            g,
+            &bases,
+            &outs,
+            &base_root,
+            &mut guf,
+            &base_internal,
+            &setback,
+            settings,
+            &mut cache,
+            memo,
+        );
         let keys: Vec<usize> = polys.keys().copied().collect();
         let shapes: Vec<&Polygon> = polys.values().collect();
         let changed: Vec<bool> = keys.iter().map(|k| fresh.contains(k)).collect();
@@ -617,7 +627,9 @@ fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
 /// and again. Base junctions ([`compute_base`]) are keyed by their centre and their arms' and
 /// inner edges' lines, widths, corner radii and road ids; groups whose buried mouths had to
 /// move ([`unbury_mouths`]) by their surface and each arm's line, width, setback and whether a
-/// junction waits at its far end. Keys hold every input bit for bit, so a hit gives exactly
+/// junction waits at its far end; the surfaces of groups of several bases ([`group_polygons`])
+/// by their bases' surfaces and the lines, widths and setbacks of the edges between them. Keys
+/// hold every input bit for bit, so a hit gives exactly
 /// what the computation gives; the settings are the session's.
 #[derive(Default)]
 pub(crate) struct Memo {
@@ -630,6 +642,8 @@ struct MemoInner {
     unburied: Kept<Unburied>,
     /// Base junctions (see [`compute_base`]).
     bases: Kept<JunctionOut>,
+    /// Surfaces of groups of several bases (see [`group_polygons`]).
+    groups: Kept<Polygon>,
     /// The build that is running.
     build: u64,
 }
@@ -675,6 +689,9 @@ impl Memo {
             if m.bases.len() > limit {
                 m.bases.retain(|_, b| b.1 == last);
             }
+            if m.groups.len() > limit {
+                m.groups.retain(|_, g| g.1 == last);
+            }
             m.build += 1;
         }
     }
@@ -687,6 +704,36 @@ fn unburied_of(m: &mut MemoInner) -> &mut Kept<Unburied> {
 
 fn bases_of(m: &mut MemoInner) -> &mut Kept<JunctionOut> {
     &mut m.bases
+}
+
+fn groups_of(m: &mut MemoInner) -> &mut Kept<Polygon> {
+    &mut m.groups
+}
+
+/// Every input of the union of a group's surface in [`group_polygons`], as bits: its bases'
+/// surfaces and, for each edge between them, the road's width, the two setbacks and the line.
+fn group_key(polys: &[&Polygon], edges: &[usize], g: &Graph, setback: &[[f64; 2]]) -> Vec<u64> {
+    let mut k = Vec::new();
+    let ring = |k: &mut Vec<u64>, r: &[Point]| {
+        k.push(r.len() as u64);
+        k.extend(r.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits()]));
+    };
+    k.push(polys.len() as u64);
+    for p in polys {
+        ring(&mut k, &p.exterior);
+        k.push(p.holes.len() as u64);
+        for h in &p.holes {
+            ring(&mut k, h);
+        }
+    }
+    k.push(edges.len() as u64);
+    for &ei in edges {
+        let e = &g.edges[ei];
+        k.extend([g.roads[e.road].width.to_bits(), setback[ei][0].to_bits(), setback[ei][1].to_bits()]);
+        k.push(e.line.pts.len() as u64);
+        k.extend(e.line.pts.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]));
+    }
+    k
 }
 
 /// Every input of [`compute_base`] for one base, as bits (road ids as bytes: diagnostics name
@@ -1032,6 +1079,7 @@ fn group_polygons(
     setback: &[[f64; 2]],
     settings: &Settings,
     cache: &mut BTreeMap<Vec<usize>, Polygon>,
+    memo: Option<&Memo>,
 ) -> (BTreeMap<usize, Polygon>, BTreeSet<usize>) {
     let internal = group_internal(g, base_root, guf, base_internal);
     let mut members: BTreeMap<usize, GroupMembers> = BTreeMap::new();
@@ -1054,6 +1102,10 @@ fn group_polygons(
             if brs.len() == 1 && edges.is_empty() {
                 let poly = polys.first().map(|p| (*p).clone()).unwrap_or_default();
                 return (gr, brs, poly);
+            }
+            let key = memo.map(|_| group_key(&polys, &edges, g, setback));
+            if let Some(hit) = memo.zip(key.as_ref()).and_then(|(m, k)| m.get(groups_of, k)) {
+                return (gr, brs, hit);
             }
             // Each base as one shape (outer ring, then its holes), all edge strips as more.
             let mut shapes_in: Vec<Vec<Vec<[f64; 2]>>> = polys
@@ -1080,6 +1132,9 @@ fn group_polygons(
             }
             shapes_in.extend(parts.into_iter().map(|c| vec![c]));
             let poly = junction_surface(&shapes_in, settings);
+            if let Some((m, k)) = memo.zip(key) {
+                m.keep(groups_of, k, poly.clone());
+            }
             (gr, brs, poly)
         })
         .collect();
@@ -1914,17 +1969,22 @@ mod memo_tests {
         let memo = Memo::default();
         memo.next_build(usize::MAX);
         let first = network_stage(lines(&settings), &settings, &mut Vec::new(), Some(&memo)).0;
-        let (kept_unburied, kept_bases) = {
+        let (kept_unburied, kept_bases, kept_groups) = {
             let m = memo.inner.lock().unwrap();
-            (m.unburied.len(), m.bases.len())
+            (m.unburied.len(), m.bases.len(), m.groups.len())
         };
-        assert!(kept_unburied > 0 && kept_bases > 0, "{kept_unburied} groups and {kept_bases} bases kept");
+        assert!(
+            kept_unburied > 0 && kept_bases > 0 && kept_groups > 0,
+            "{kept_unburied} unburied groups, {kept_bases} bases and {kept_groups} group surfaces kept"
+        );
         memo.next_build(usize::MAX);
         let second = network_stage(lines(&settings), &settings, &mut Vec::new(), Some(&memo)).0;
         let m = memo.inner.lock().unwrap();
         // Every kept result was used by the second build.
         assert!(m.unburied.values().all(|u| u.1 == m.build) && m.bases.values().all(|b| b.1 == m.build));
+        assert!(m.groups.values().all(|g| g.1 == m.build));
         assert_eq!(m.unburied.len(), kept_unburied);
+        assert_eq!(m.groups.len(), kept_groups);
         drop(m);
         assert_eq!(first, plain);
         assert_eq!(second, plain);
