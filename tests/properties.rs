@@ -2002,14 +2002,12 @@ fn a_march_does_not_leave_a_mouth_corner_off_the_junction() {
 }
 
 /// Road `s1` winds back across `s0` twice near `s0`'s bend (the first failing case of
-/// `random_splines_hold_every_invariant` on seed 448). Known defect, not fixed yet: the mouth
-/// of piece `r/s1/189.48` at junction `j/s0/191.96` lies 1.5 m before a sharp bend of `s1`
-/// inside the junction, and its right corner comes out in three places up to 0.22 m apart: the
-/// junction's outline (107.389, 82.382), the piece's carriageway (107.487, 82.427) and the
-/// mesh, which offsets the piece's last segment (107.583, 82.478). Further apart than the
-/// stitching snaps, so the mesh's corner is no vertex of the junction (docs/ROBUSTNESS.md).
+/// `random_splines_hold_every_invariant` on seed 448): the mouth of piece `r/s1/189.48` at
+/// junction `j/s0/191.96` lies on a centerline vertex 1.5 m before a sharp bend of `s1`. The
+/// junction offset its corners along the segment inside the junction (the setback a few ulps
+/// short of the vertex), the mesh along the piece's last segment, 3° apart: the corners lay
+/// 0.22 m apart. Both now take the piece's side of the vertex (`curb::mouth_at`).
 #[test]
-#[ignore = "known defect: a mouth next to a sharp bend gets three different corners (docs/ROBUSTNESS.md)"]
 fn winding_spline_across_a_bend() {
     let c = PointKind::Curve;
     let input = Input {

@@ -51,6 +51,18 @@ pub(crate) fn offset_at(line: &Line, s: f64, half: f64, side: Side) -> Point {
     line.point_at(s).xy().add(n.scale(half * side.sign()))
 }
 
+/// The corner of a mouth at arc length `s` of an arm's line, which leads away from its
+/// junction: the centerline point at `s` offset along the segment on the arm's side of it, a
+/// vertex less than `merge` metres past `s` counting as at `s` (as [`Line::cut`] leaves such a
+/// vertex out of the road piece). The junction's corner is then the piece's however `s` was
+/// rounded: a setback a few ulps short of a vertex would otherwise take the segment inside the
+/// junction, turned from the piece's last one by however much the road bends there.
+pub(crate) fn mouth_at(line: &Line, s: f64, half: f64, side: Side, merge: f64) -> Point {
+    let k = line.segment_at(s + merge);
+    let n = line.dir(k).perp();
+    line.point_at(s).xy().add(n.scale(half * side.sign()))
+}
+
 /// Curb vertices strictly inside `(s0, s1)`: the miter or bevel points of the centerline
 /// vertices there, in order of increasing arc length.
 pub(crate) fn inner_vertices(line: &Line, s0: f64, s1: f64, half: f64, side: Side, out: &mut Vec<Point>) {
@@ -222,3 +234,31 @@ pub(crate) fn mouths<'a>(pieces: impl IntoIterator<Item = &'a crate::types::Road
 #[cfg(test)]
 #[path = "proptests/curb.rs"]
 mod proptests;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Point3;
+
+    /// A setback a rounding error short of a vertex gives the corner of the segment past the
+    /// vertex (the piece's), not of the one before it (inside the junction), as a setback just
+    /// past it does.
+    #[test]
+    fn mouth_corner_takes_the_arm_side_of_a_vertex_at_the_setback() {
+        let line =
+            Line::new(vec![Point3::new(0.0, 0.0, 0.0), Point3::new(10.0, 0.0, 0.0), Point3::new(20.0, 10.0, 0.0)]);
+        let merge = 1e-4;
+        let short = 10.0 - 1e-12;
+        let past = 10.0 + 1e-12;
+        let turned = mouth_at(&line, past, 1.0, Side::Left, merge);
+        let before = mouth_at(&line, short, 1.0, Side::Left, merge);
+        assert!(before.dist(turned) < 1e-9, "{before:?} against {turned:?}");
+        // The plain offset takes the segment that holds the setback: the first one.
+        let plain = offset_at(&line, short, 1.0, Side::Left);
+        assert!(plain.dist(Point::new(10.0, 1.0)) < 1e-9, "{plain:?}");
+        assert!(plain.dist(turned) > 0.5, "{plain:?} against {turned:?}");
+        // Further from the vertex than `merge`, the segment that holds the setback.
+        let earlier = mouth_at(&line, 9.0, 1.0, Side::Left, merge);
+        assert!(earlier.dist(Point::new(9.0, 1.0)) < 1e-9, "{earlier:?}");
+    }
+}

@@ -14,7 +14,7 @@
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 
-use crate::curb::{inner_vertices, offset_at, Curb, Side};
+use crate::curb::{inner_vertices, mouth_at, offset_at, Curb, Side};
 use crate::geom::{arc_steps, dedup_ring, dedup_ring_within, ring_area, segment_hit, Line, SegHit, COINCIDENT_SHARE};
 use crate::overlay::{ccw_contour, largest, Contour};
 use crate::types::{Diagnostic, DiagnosticCode, Point, Polygon};
@@ -173,12 +173,13 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
     }
 
     if n >= 2 {
+        let merge = COINCIDENT_SHARE * settings.tolerance;
         let mut ring = Vec::new();
         for j in 0..n {
             let (ia, ib) = (ord[j], ord[(j + 1) % n]);
             let (a, b) = (&arms[ia], &arms[ib]);
             let (ha, hb) = (0.5 * a.width, 0.5 * b.width);
-            ring.push(offset_at(&a.line, setback[ia], ha, Side::Left));
+            ring.push(mouth_at(&a.line, setback[ia], ha, Side::Left, merge));
             if let Corner::Meet { ta, sa, arc, tb, sb, .. } = &corners[j] {
                 let mut back = Vec::new();
                 inner_vertices(&a.line, *sa, setback[ia], ha, Side::Left, &mut back);
@@ -194,7 +195,7 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
                 }
                 inner_vertices(&b.line, *sb, setback[ib], hb, Side::Right, &mut ring);
             }
-            ring.push(offset_at(&b.line, setback[ib], hb, Side::Right));
+            ring.push(mouth_at(&b.line, setback[ib], hb, Side::Right, merge));
         }
         dedup_ring_within(&mut ring, COINCIDENT_SHARE * settings.tolerance);
         // A ring that comes back within a hair of itself (a mouth corner on the curb of the
