@@ -629,8 +629,8 @@ fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
 /// move ([`unbury_mouths`]) by their surface and each arm's line, width, setback and whether a
 /// junction waits at its far end; the surfaces of groups of several bases ([`group_polygons`])
 /// by their bases' surfaces and the lines, widths and setbacks of the edges between them. Keys
-/// hold every input bit for bit, so a hit gives exactly
-/// what the computation gives; the settings are the session's.
+/// hold every input bit for bit, so a hit gives exactly what the computation gives; the
+/// settings are the session's.
 #[derive(Default)]
 pub(crate) struct Memo {
     inner: Mutex<MemoInner>,
