@@ -85,15 +85,13 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
     let parse_s = t_parse.elapsed().as_secs_f64();
     eprintln!("roadgen bench: {} read and parsed in {parse_s:.3} s", args.input.input.display());
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-        .map_err(|e| format!("cannot start {} worker threads: {e}", args.threads))?;
-    let threads = pool.current_num_threads();
+    // The library's worker pool is the global one; every stage is called from this thread, as
+    // a host calls the library from its own threads.
+    let threads = start_pool(args.threads)?;
     let mut counts = Counts::default();
     let mut runs = Vec::new();
     for i in 0..args.runs {
-        let run = pool.install(|| one_run(args, &loaded, if i == 0 { Some(&mut counts) } else { None }))?;
+        let run = one_run(args, &loaded, if i == 0 { Some(&mut counts) } else { None })?;
         eprintln!(
             "roadgen bench: run {}/{}: network {:.3} s, meshes {:.3} s, geojson {:.3} s, glb {:.3} s, both in one call {:.3} s",
             i + 1,
@@ -110,7 +108,7 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
     if !identical {
         eprintln!("roadgen bench: warning: the outputs differ between runs");
     }
-    let updates = pool.install(|| time_updates(args, &loaded))?;
+    let updates = time_updates(args, &loaded)?;
     let stage = |f: fn(&Run) -> f64| median(runs.iter().map(f).collect());
     let cpu = |f: fn(&Run) -> Option<f64>| runs.iter().map(f).collect::<Option<Vec<f64>>>().map(median);
     let report = json!({
@@ -197,6 +195,16 @@ fn time_updates(args: &Bench, loaded: &Loaded) -> Result<Updates, String> {
     }
     eprintln!("roadgen bench: {count} updates: median {:.2} ms", 1e3 * median(out.times.clone()));
     Ok(out)
+}
+
+/// Starts the global worker pool with `threads` threads (0: one per core); returns how many it
+/// has. Fails when a pool of another size is running already.
+fn start_pool(threads: usize) -> Result<usize, String> {
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build_global() {
+        Ok(()) => Ok(rayon::current_num_threads()),
+        Err(_) if threads == 0 || threads == rayon::current_num_threads() => Ok(rayon::current_num_threads()),
+        Err(e) => Err(format!("cannot start {threads} worker threads: {e}")),
+    }
 }
 
 /// The value below which a share `q` of `values` lie (nearest rank); `None` when empty.

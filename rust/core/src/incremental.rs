@@ -181,6 +181,20 @@ impl Session {
 
     fn start(input: Input, settings: Settings, sink: Option<&mut dyn MeshSink>) -> Result<Self, Error> {
         settings.validate()?;
+        let want_meshes = sink.is_some();
+        let (s, meshes) = crate::in_pool(|| Self::start_in_pool(input, settings, want_meshes))?;
+        if let (Some(sink), Some(meshes)) = (sink, meshes) {
+            meshes.hand_over(sink);
+        }
+        Ok(s)
+    }
+
+    /// The work of [`Session::start`], on a thread of the worker pool.
+    fn start_in_pool(
+        input: Input,
+        settings: Settings,
+        want_meshes: bool,
+    ) -> Result<(Self, Option<crate::mesh::Built>), Error> {
         let mut s = Session {
             settings,
             roads: input.roads,
@@ -217,8 +231,8 @@ impl Session {
             }
         }
         s.skips.retain(|_, d| !d.is_empty());
-        s.full_build(sink);
-        Ok(s)
+        let meshes = s.full_build(want_meshes);
+        Ok((s, meshes))
     }
 
     /// The current network (what [`crate::build`] gives for [`Session::input`]).
@@ -239,6 +253,11 @@ impl Session {
     /// Applies `edits` in order and re-solves the network where they reach. In strict mode an
     /// edit that makes a road unusable is refused with [`Error::BadRoad`] and nothing changes.
     pub fn update(&mut self, edits: &[Edit]) -> Result<Changes, Error> {
+        crate::in_pool(|| self.update_in_pool(edits))
+    }
+
+    /// The work of [`Session::update`], on a thread of the worker pool.
+    fn update_in_pool(&mut self, edits: &[Edit]) -> Result<Changes, Error> {
         // What each touched id ends as: the last edit of it wins.
         let mut last: BTreeMap<&str, Option<&Road>> = BTreeMap::new();
         for e in edits {
@@ -312,7 +331,7 @@ impl Session {
                 let old = std::mem::take(&mut self.net);
                 changes = Changes { stats: changes.stats, ..Changes::default() };
                 changes.stats.full_build = true;
-                self.full_build(None);
+                self.full_build(false);
                 diff_features(FeatureKind::Junction, &old.junctions, &self.net.junctions, |f| &f.id, &mut changes);
                 diff_features(FeatureKind::Road, &old.pieces, &self.net.pieces, |f| &f.id, &mut changes);
                 diff_features(FeatureKind::Block, &old.blocks, &self.net.blocks, |f| &f.id, &mut changes);
@@ -428,8 +447,8 @@ impl Session {
         ids.filter_map(|id| self.prepared.get(id).and_then(|p| p.as_ref().ok()).cloned()).collect()
     }
 
-    /// Builds everything again.
-    fn full_build(&mut self, sink: Option<&mut dyn MeshSink>) {
+    /// Builds everything again; with `want_meshes`, the meshes of the whole network too.
+    fn full_build(&mut self, want_meshes: bool) -> Option<crate::mesh::Built> {
         let mut diags = Vec::new();
         let lines = self.lines(self.prepared.keys());
         self.memo.next_build(MEMO_LIMIT_PER_ROAD * self.prepared.len());
@@ -443,7 +462,6 @@ impl Session {
         self.block_box.clear();
         self.block_naming.clear();
         self.dropped.clear();
-        let want_meshes = sink.is_some();
         let surface_meshes =
             || want_meshes.then(|| crate::mesh::surface_meshes(&self.net, &self.settings, &crate::mesh::every_feature));
         let surfaces = match self.whole_frame() {
@@ -459,9 +477,7 @@ impl Session {
             None => surface_meshes(),
         };
         self.collect_diagnostics();
-        if let (Some(sink), Some(surfaces)) = (sink, surfaces) {
-            crate::mesh::finish_meshes(&self.net, surfaces, sink);
-        }
+        surfaces.map(|surfaces| crate::mesh::finish_meshes(&self.net, surfaces))
     }
 
     /// The frame around the whole network, as the pipeline's block stage takes it.

@@ -35,3 +35,27 @@ pub use mesh_types::*;
 pub use pipeline::{build, build_with_meshes};
 pub use settings::{Profile, Settings};
 pub use types::*;
+
+/// Runs `op` on a thread of the worker pool (rayon's global pool, or the pool the caller
+/// already runs in) and waits for it. A host calls the library from its own threads (an
+/// editor's game thread); without this, every parallel loop of a call would hand its work to
+/// the pool and wait for it on its own, which costs more than a small incremental update's
+/// parallel work saves.
+pub(crate) fn in_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    rayon::scope(|_| op())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn in_pool_runs_on_a_worker_thread_from_outside_and_inside_the_pool() {
+        // From a thread of no pool (the test's own), the work moves to a worker.
+        assert!(rayon::current_thread_index().is_none());
+        assert!(super::in_pool(rayon::current_thread_index).is_some());
+        // From a worker of another pool, it stays there.
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let (outer, inner) =
+            pool.install(|| (std::thread::current().id(), super::in_pool(|| std::thread::current().id())));
+        assert_eq!(outer, inner);
+    }
+}

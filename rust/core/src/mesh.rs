@@ -71,9 +71,11 @@ pub fn build_meshes_of(
     wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync),
     sink: &mut dyn MeshSink,
 ) {
-    let (roads, junctions) = surface_meshes(net, settings, wanted);
-    let blocks = block_meshes(net, wanted);
-    hand_over(roads, junctions, blocks, sink);
+    let meshes = crate::in_pool(|| {
+        let (roads, junctions) = surface_meshes(net, settings, wanted);
+        Built { roads, junctions, blocks: block_meshes(net, wanted) }
+    });
+    meshes.hand_over(sink);
 }
 
 /// Every feature is built on its own (in parallel), then handed to the sink in order, so the
@@ -84,17 +86,22 @@ fn one(f: &dyn Fn(&mut MeshCollector)) -> MeshCollector {
     c
 }
 
-/// Each feature's mesh is handed over (and its memory released) in turn, so that the
-/// collected meshes and the sink's copy do not both hold every mesh at once.
-pub(crate) fn hand_over(
+/// Meshes built, each list in id order, not yet handed to a sink.
+pub(crate) struct Built {
     roads: Vec<MeshCollector>,
     junctions: Vec<MeshCollector>,
     blocks: Vec<MeshCollector>,
-    sink: &mut dyn MeshSink,
-) {
-    for c in roads.into_iter().chain(junctions).chain(blocks) {
-        for m in c.meshes {
-            sink.feature(m);
+}
+
+impl Built {
+    /// Hands each feature's mesh over (and releases its memory) in turn, road pieces, then
+    /// junctions, then blocks, so that the collected meshes and the sink's copy do not both
+    /// hold every mesh at once. On the caller's thread: the sink need not be `Send`.
+    pub(crate) fn hand_over(self, sink: &mut dyn MeshSink) {
+        for c in self.roads.into_iter().chain(self.junctions).chain(self.blocks) {
+            for m in c.meshes {
+                sink.feature(m);
+            }
         }
     }
 }
@@ -108,10 +115,9 @@ pub(crate) fn every_feature(_: FeatureKind, _: &str) -> bool {
 pub(crate) type SurfaceMeshes = (Vec<MeshCollector>, Vec<MeshCollector>);
 
 /// The rest of [`build_meshes`] once `net` has its blocks and `surfaces` are built: the block
-/// meshes, then everything handed to `sink` in order.
-pub(crate) fn finish_meshes(net: &Network, surfaces: SurfaceMeshes, sink: &mut dyn MeshSink) {
-    let blocks = block_meshes(net, &every_feature);
-    hand_over(surfaces.0, surfaces.1, blocks, sink);
+/// meshes, with the others, ready to hand over in order.
+pub(crate) fn finish_meshes(net: &Network, surfaces: SurfaceMeshes) -> Built {
+    Built { roads: surfaces.0, junctions: surfaces.1, blocks: block_meshes(net, &every_feature) }
 }
 
 /// The meshes of the blocks that `wanted` picks, in id order.

@@ -40,13 +40,15 @@ use crate::{Error, MeshSink, Settings};
 /// ```
 pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
     settings.validate()?;
-    let mut diags = Vec::new();
-    let roads = prepare_roads(input, settings, &mut diags)?;
-    let (mut net, _) = network_stage(roads, settings, &mut diags, None);
-    net.blocks = extract_blocks(&net, settings, &mut diags);
-    sort_diagnostics(&mut diags);
-    net.diagnostics = diags;
-    Ok(net)
+    crate::in_pool(|| {
+        let mut diags = Vec::new();
+        let roads = prepare_roads(input, settings, &mut diags)?;
+        let (mut net, _) = network_stage(roads, settings, &mut diags, None);
+        net.blocks = extract_blocks(&net, settings, &mut diags);
+        sort_diagnostics(&mut diags);
+        net.diagnostics = diags;
+        Ok(net)
+    })
 }
 
 /// [`build`] and [`crate::build_meshes`] in one: the meshes of the road pieces and junctions
@@ -54,22 +56,26 @@ pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
 /// in the same order as from [`crate::build_meshes`] on the network returned.
 pub fn build_with_meshes(input: &Input, settings: &Settings, sink: &mut dyn MeshSink) -> Result<Network, Error> {
     settings.validate()?;
-    let mut diags = Vec::new();
-    let roads = prepare_roads(input, settings, &mut diags)?;
-    let (mut net, _) = network_stage(roads, settings, &mut diags, None);
-    let ((blocks, block_diags), surfaces) = rayon::join(
-        || {
-            let mut d = Vec::new();
-            let b = extract_blocks(&net, settings, &mut d);
-            (b, d)
-        },
-        || crate::mesh::surface_meshes(&net, settings, &crate::mesh::every_feature),
-    );
-    net.blocks = blocks;
-    diags.extend(block_diags);
-    sort_diagnostics(&mut diags);
-    net.diagnostics = diags;
-    crate::mesh::finish_meshes(&net, surfaces, sink);
+    let (net, meshes) = crate::in_pool(|| {
+        let mut diags = Vec::new();
+        let roads = prepare_roads(input, settings, &mut diags)?;
+        let (mut net, _) = network_stage(roads, settings, &mut diags, None);
+        let ((blocks, block_diags), surfaces) = rayon::join(
+            || {
+                let mut d = Vec::new();
+                let b = extract_blocks(&net, settings, &mut d);
+                (b, d)
+            },
+            || crate::mesh::surface_meshes(&net, settings, &crate::mesh::every_feature),
+        );
+        net.blocks = blocks;
+        diags.extend(block_diags);
+        sort_diagnostics(&mut diags);
+        net.diagnostics = diags;
+        let meshes = crate::mesh::finish_meshes(&net, surfaces);
+        Ok::<_, Error>((net, meshes))
+    })?;
+    meshes.hand_over(sink);
     Ok(net)
 }
 
