@@ -8,7 +8,7 @@
 //! nodes into edges.
 
 use rstar::primitives::{GeomWithData, Rectangle};
-use rstar::{RTree, AABB};
+use rstar::{Envelope, RTree, AABB};
 
 use crate::geom::{project_on_segment, segment_hit, Line, SegHit};
 use crate::types::{Diagnostic, DiagnosticCode, Point};
@@ -63,7 +63,15 @@ pub(crate) struct Graph {
     pub(crate) edges: Vec<Edge>,
 }
 
+/// An entry of the segment tree: a run of up to [`SEGMENTS_PER_ENTRY`] consecutive segments of
+/// one road (road index, first segment index), boxed together.
 type SegEntry = GeomWithData<Rectangle<[f64; 2]>, (u32, u32)>;
+
+/// Consecutive segments of a road that share one entry of the segment tree. A flattened
+/// centerline has many short segments in a row; boxing them in runs makes the tree several
+/// times cheaper to build and to search, and each entry found is then read segment by
+/// segment.
+const SEGMENTS_PER_ENTRY: usize = 8;
 
 /// Where a connection lies along a road.
 #[derive(Clone, Copy, Debug)]
@@ -86,13 +94,46 @@ struct Crossing {
 fn seg_tree(roads: &[RoadLine]) -> RTree<SegEntry> {
     let mut entries = Vec::new();
     for (r, road) in roads.iter().enumerate() {
-        for k in 0..road.line.pts.len().saturating_sub(1) {
-            let a = road.line.pts[k].xy();
-            let b = road.line.pts[k + 1].xy();
-            entries.push(GeomWithData::new(Rectangle::from_corners([a.x, a.y], [b.x, b.y]), (r as u32, k as u32)));
+        let nseg = road.line.pts.len().saturating_sub(1);
+        for first in (0..nseg).step_by(SEGMENTS_PER_ENTRY) {
+            let last = (first + SEGMENTS_PER_ENTRY).min(nseg);
+            let (lo, hi) =
+                road.line.pts[first..=last].iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
+                    ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)])
+                });
+            entries.push(GeomWithData::new(Rectangle::from_corners(lo, hi), (r as u32, first as u32)));
         }
     }
     RTree::bulk_load(entries)
+}
+
+/// The box of segment `k` of road `r`.
+fn seg_env(roads: &[RoadLine], r: usize, k: usize) -> AABB<[f64; 2]> {
+    let (a, b) = seg(roads, r, k);
+    AABB::from_corners([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)])
+}
+
+/// The segments of road `r` in the tree entry that starts at segment `first`.
+fn entry_segments(roads: &[RoadLine], r: usize, first: usize) -> std::ops::Range<usize> {
+    first..(first + SEGMENTS_PER_ENTRY).min(roads[r].line.pts.len().saturating_sub(1))
+}
+
+/// The tree entries (road, first segment) whose boxes meet `env`, in order of road and segment
+/// (whatever the tree's inner order).
+fn entries_meeting(tree: &RTree<SegEntry>, env: &AABB<[f64; 2]>) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> =
+        tree.locate_in_envelope_intersecting(*env).map(|c| (c.data.0 as usize, c.data.1 as usize)).collect();
+    out.sort_unstable();
+    out
+}
+
+/// The segments (road, index) whose boxes meet `env`, in order of road and index.
+fn segments_meeting(roads: &[RoadLine], tree: &RTree<SegEntry>, env: &AABB<[f64; 2]>) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (r, first) in entries_meeting(tree, env) {
+        out.extend(entry_segments(roads, r, first).filter(|&k| seg_env(roads, r, k).intersects(env)).map(|k| (r, k)));
+    }
+    out
 }
 
 fn seg(roads: &[RoadLine], r: usize, k: usize) -> (Point, Point) {
@@ -131,56 +172,35 @@ fn find_crossings(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Crossing> {
     use rayon::prelude::*;
-    let entries: Vec<(u32, u32)> = roads
+    // Each tree entry against the entries its box meets, then segment by segment: the pairs
+    // of segments whose boxes meet, each once, in order of the first segment, then the second.
+    let entries: Vec<(usize, usize)> = roads
         .iter()
         .enumerate()
-        .flat_map(|(r, road)| (0..road.line.pts.len().saturating_sub(1)).map(move |k| (r as u32, k as u32)))
+        .flat_map(|(r, road)| {
+            (0..road.line.pts.len().saturating_sub(1)).step_by(SEGMENTS_PER_ENTRY).map(move |first| (r, first))
+        })
         .collect();
     let found: Vec<Vec<Crossing>> = entries
         .par_iter()
-        .map(|&(r1, k1)| {
-            let (r1, k1) = (r1 as usize, k1 as usize);
-            let (a0, a1) = seg(roads, r1, k1);
-            let env = AABB::from_corners([a0.x.min(a1.x), a0.y.min(a1.y)], [a0.x.max(a1.x), a0.y.max(a1.y)]);
+        .map(|&(r1, first1)| {
+            let ks = entry_segments(roads, r1, first1);
+            let env = ks.clone().fold(seg_env(roads, r1, first1), |e, k| e.merged(&seg_env(roads, r1, k)));
+            let cands: Vec<(usize, usize)> =
+                entries_meeting(tree, &env).into_iter().filter(|&c| c >= (r1, first1)).collect();
             let mut out = Vec::new();
-            for cand in tree.locate_in_envelope_intersecting(env) {
-                let (r2, k2) = (cand.data.0 as usize, cand.data.1 as usize);
-                if (r2, k2) <= (r1, k1) {
-                    continue;
-                }
-                if r1 == r2 && adjacent(&roads[r1], k1, k2) {
-                    continue;
-                }
-                let (b0, b1) = seg(roads, r2, k2);
-                let mut push = |ta: f64, tb: f64| {
-                    let p = if ta == 0.0 {
-                        a0
-                    } else if ta == 1.0 {
-                        a1
-                    } else if tb == 0.0 {
-                        b0
-                    } else if tb == 1.0 {
-                        b1
-                    } else {
-                        a0.lerp(a1, ta)
-                    };
-                    out.push(Crossing {
-                        a: r1,
-                        sa: norm_s(&roads[r1], roads[r1].line.s_of(k1, ta)),
-                        b: r2,
-                        sb: norm_s(&roads[r2], roads[r2].line.s_of(k2, tb)),
-                        p,
-                    });
-                };
-                match segment_hit(a0, a1, b0, b1) {
-                    SegHit::None => {}
-                    SegHit::Point { ta, tb } => push(ta, tb),
-                    SegHit::Overlap { ta0, ta1 } => {
-                        for ta in [ta0, ta1] {
-                            let p = a0.lerp(a1, ta);
-                            let (tb, _) = project_on_segment(p, b0, b1);
-                            push(ta, tb);
+            for k1 in ks {
+                let (a0, a1) = seg(roads, r1, k1);
+                let env1 = seg_env(roads, r1, k1);
+                for &(r2, first2) in &cands {
+                    for k2 in entry_segments(roads, r2, first2) {
+                        if (r2, k2) <= (r1, k1) || !seg_env(roads, r2, k2).intersects(&env1) {
+                            continue;
                         }
+                        if r1 == r2 && adjacent(&roads[r1], k1, k2) {
+                            continue;
+                        }
+                        crossings_of(roads, (r1, k1, a0, a1), (r2, k2), &mut out);
                     }
                 }
             }
@@ -226,6 +246,48 @@ fn find_crossings(
         crossings.push(c);
     }
     crossings
+}
+
+/// The crossings of segment `k1` of road `r1` (from `a0` to `a1`) with segment `k2` of road
+/// `r2`, added to `out`: the point where they cross, or both ends of the part they share.
+fn crossings_of(
+    roads: &[RoadLine],
+    (r1, k1, a0, a1): (usize, usize, Point, Point),
+    (r2, k2): (usize, usize),
+    out: &mut Vec<Crossing>,
+) {
+    let (b0, b1) = seg(roads, r2, k2);
+    let mut push = |ta: f64, tb: f64| {
+        let p = if ta == 0.0 {
+            a0
+        } else if ta == 1.0 {
+            a1
+        } else if tb == 0.0 {
+            b0
+        } else if tb == 1.0 {
+            b1
+        } else {
+            a0.lerp(a1, ta)
+        };
+        out.push(Crossing {
+            a: r1,
+            sa: norm_s(&roads[r1], roads[r1].line.s_of(k1, ta)),
+            b: r2,
+            sb: norm_s(&roads[r2], roads[r2].line.s_of(k2, tb)),
+            p,
+        });
+    };
+    match segment_hit(a0, a1, b0, b1) {
+        SegHit::None => {}
+        SegHit::Point { ta, tb } => push(ta, tb),
+        SegHit::Overlap { ta0, ta1 } => {
+            for ta in [ta0, ta1] {
+                let p = a0.lerp(a1, ta);
+                let (tb, _) = project_on_segment(p, b0, b1);
+                push(ta, tb);
+            }
+        }
+    }
 }
 
 /// What the end search finds: the links, which ends are connected (start, end) per road, and
@@ -281,8 +343,7 @@ fn find_end_links(
             // Candidates within the snap distance: (distance, road, s, point).
             let mut within: Vec<(f64, usize, f64, Point)> = Vec::new();
             let mut near: Option<(f64, usize)> = None;
-            for cand in tree.locate_in_envelope_intersecting(env) {
-                let (r2, k2) = (cand.data.0 as usize, cand.data.1 as usize);
+            for (r2, k2) in segments_meeting(roads, tree, &env) {
                 let (b0, b1) = seg(roads, r2, k2);
                 let (t, d) = project_on_segment(e, b0, b1);
                 let s2 = roads[r2].line.s_of(k2, t);
