@@ -52,8 +52,8 @@ use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
 use crate::overlay::shape;
 use crate::pipeline::{
-    first_of_each_id, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics, union_box, Extents, Memo,
-    Prepared, DUPLICATE_ID,
+    diagnostic_order, first_of_each_id, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics,
+    union_box, Extents, Memo, Prepared, DUPLICATE_ID,
 };
 use crate::types::*;
 use crate::{Error, FeatureKind, MeshSink, Settings};
@@ -139,6 +139,10 @@ pub struct Session {
     stage_diags: Vec<Diagnostic>,
     /// Faces too small to be blocks: their diagnostics and boxes.
     dropped: Vec<(Diagnostic, Bbox)>,
+    /// Diagnostics an update took out of `skips`, `stage_diags` and `dropped`, and those it put
+    /// in, for [`Session::settle_diagnostics`].
+    diags_out: Vec<Diagnostic>,
+    diags_in: Vec<Diagnostic>,
     /// Junction results kept between builds of the window.
     memo: Memo,
 }
@@ -209,6 +213,8 @@ impl Session {
             extents: Extents::default(),
             stage_diags: Vec::new(),
             dropped: Vec::new(),
+            diags_out: Vec::new(),
+            diags_in: Vec::new(),
             memo: Memo::default(),
         };
         let first = first_of_each_id(&s.roads);
@@ -258,6 +264,8 @@ impl Session {
 
     /// The work of [`Session::update`], on a thread of the worker pool.
     fn update_in_pool(&mut self, edits: &[Edit]) -> Result<Changes, Error> {
+        self.diags_out.clear();
+        self.diags_in.clear();
         // What each touched id ends as: the last edit of it wins.
         let mut last: BTreeMap<&str, Option<&Road>> = BTreeMap::new();
         for e in edits {
@@ -285,12 +293,14 @@ impl Session {
         }
         for (id, p) in fresh {
             let first = self.roads.iter().position(|r| r.id == id);
-            self.skips.remove(&id);
+            self.diags_out.extend(self.skips.remove(&id).into_iter().flatten());
             match p {
                 Some((road, prepared)) => {
                     if let Err((point, reason)) = &prepared {
-                        let diags = self.skips.entry(id.clone()).or_default();
-                        skip(&road, *point, reason.clone(), &self.settings, diags)?;
+                        let mut diags = Vec::new();
+                        skip(&road, *point, reason.clone(), &self.settings, &mut diags)?;
+                        self.diags_in.extend(diags.iter().cloned());
+                        self.skips.insert(id.clone(), diags);
                     }
                     match first {
                         Some(i) => {
@@ -313,7 +323,6 @@ impl Session {
             self.add_road_chunks(&id, slack, &mut dirty);
         }
         let mut changes = Changes::default();
-        let old_diags = std::mem::take(&mut self.net.diagnostics);
         let old_flat = flat_height(&self.net);
         let t = std::time::Instant::now();
         let surfaces =
@@ -332,13 +341,16 @@ impl Session {
                 changes = Changes { stats: changes.stats, ..Changes::default() };
                 changes.stats.full_build = true;
                 self.full_build(false);
+                changes.diagnostics_changed = old.diagnostics != self.net.diagnostics;
                 diff_features(FeatureKind::Junction, &old.junctions, &self.net.junctions, |f| &f.id, &mut changes);
                 diff_features(FeatureKind::Road, &old.pieces, &self.net.pieces, |f| &f.id, &mut changes);
                 diff_features(FeatureKind::Block, &old.blocks, &self.net.blocks, |f| &f.id, &mut changes);
             }
         }
-        self.collect_diagnostics();
-        changes.diagnostics_changed = old_diags != self.net.diagnostics;
+        // A full build collected them all.
+        if !changes.stats.full_build {
+            changes.diagnostics_changed = self.settle_diagnostics();
+        }
         self.remesh(&mut changes, old_flat);
         for list in [&mut changes.added, &mut changes.changed, &mut changes.removed, &mut changes.remesh] {
             list.sort();
@@ -488,11 +500,42 @@ impl Session {
 
     /// The network's diagnostics: roads left out, the junction stage's, faces dropped.
     fn collect_diagnostics(&mut self) {
+        // Nothing is left to settle.
+        self.diags_out.clear();
+        self.diags_in.clear();
         let mut diags: Vec<Diagnostic> = self.skips.values().flatten().cloned().collect();
         diags.extend(self.stage_diags.iter().cloned());
         diags.extend(self.dropped.iter().map(|d| d.0.clone()));
         sort_diagnostics(&mut diags);
         self.net.diagnostics = diags;
+    }
+
+    /// Brings the network's diagnostics up to date with what the update took out of their
+    /// sources and put into them (`diags_out`, `diags_in`); returns whether they changed. They
+    /// end as [`Session::collect_diagnostics`] makes them, sorted and without repeats, without
+    /// copying every one of them again: a diagnostic taken out goes unless a source still
+    /// holds it, one put in comes unless it is there already.
+    fn settle_diagnostics(&mut self) -> bool {
+        let mut changed = false;
+        for d in std::mem::take(&mut self.diags_out) {
+            let held = self.stage_diags.contains(&d)
+                || self.dropped.iter().any(|x| x.0 == d)
+                || self.skips.values().flatten().any(|x| *x == d);
+            if held {
+                continue;
+            }
+            if let Ok(i) = self.net.diagnostics.binary_search_by(|x| diagnostic_order(x, &d)) {
+                self.net.diagnostics.remove(i);
+                changed = true;
+            }
+        }
+        for d in std::mem::take(&mut self.diags_in) {
+            if let Err(i) = self.net.diagnostics.binary_search_by(|x| diagnostic_order(x, &d)) {
+                self.net.diagnostics.insert(i, d);
+                changed = true;
+            }
+        }
+        changed
     }
 
     /// Re-solves junctions and road pieces around `dirty`; returns the boxes of the surfaces that
@@ -685,8 +728,14 @@ impl Session {
             // Diagnostics lie on or in the feature whose making raised them: those in the dirty
             // region or in a feature that meets it are replaced (`diag_region`, checked above).
             let at = |d: &Diagnostic| diag_region.meets(([d.position.x, d.position.y], [d.position.x, d.position.y]));
-            self.stage_diags.retain(|d| !at(d));
-            self.stage_diags.extend(diags.into_iter().filter(|d| at(d)));
+            let (gone, kept): (Vec<Diagnostic>, Vec<Diagnostic>) =
+                std::mem::take(&mut self.stage_diags).into_iter().partition(|d| at(d));
+            self.stage_diags = kept;
+            self.diags_out.extend(gone);
+            for d in diags.into_iter().filter(|d| at(d)) {
+                self.diags_in.push(d.clone());
+                self.stage_diags.push(d);
+            }
             return Some(changed);
         }
     }
@@ -700,7 +749,7 @@ impl Session {
             diff_features(FeatureKind::Block, &old, &[], |b| &b.id, changes);
             self.block_box.clear();
             self.block_naming.clear();
-            self.dropped.clear();
+            self.diags_out.extend(self.dropped.drain(..).map(|d| d.0));
             return;
         };
         // A block may keep its outline and still take another name (a changed piece came nearer
@@ -1022,9 +1071,14 @@ impl Session {
         self.block_box = blocks.iter().map(|(_, _, bb)| *bb).collect();
         self.block_naming = blocks.iter().map(|(_, n, _)| *n).collect();
         self.net.blocks = blocks.into_iter().map(|(b, _, _)| b).collect();
-        self.dropped.retain(|d| !redo.meets(d.1));
+        let (gone, kept): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.dropped).into_iter().partition(|d| redo.meets(d.1));
+        self.dropped = kept;
+        self.diags_out.extend(gone.into_iter().map(|d| d.0));
         for f in small {
-            self.dropped.push((face_dropped(&f, &self.settings), polygon_box(&f.polygon)));
+            let d = face_dropped(&f, &self.settings);
+            self.diags_in.push(d.clone());
+            self.dropped.push((d, polygon_box(&f.polygon)));
         }
         true
     }

@@ -79,16 +79,19 @@ pub fn build_with_meshes(input: &Input, settings: &Settings, sink: &mut dyn Mesh
     Ok(net)
 }
 
-/// Diagnostics in their output order (code, position, road, message), without repeats.
+/// The output order of diagnostics: by code, position (x, then y), road, message.
+pub(crate) fn diagnostic_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    a.code
+        .cmp(&b.code)
+        .then(a.position.x.total_cmp(&b.position.x))
+        .then(a.position.y.total_cmp(&b.position.y))
+        .then(a.road.cmp(&b.road))
+        .then(a.message.cmp(&b.message))
+}
+
+/// Diagnostics in their output order ([`diagnostic_order`]), without repeats.
 pub(crate) fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
-    diags.sort_by(|a, b| {
-        a.code
-            .cmp(&b.code)
-            .then(a.position.x.total_cmp(&b.position.x))
-            .then(a.position.y.total_cmp(&b.position.y))
-            .then(a.road.cmp(&b.road))
-            .then(a.message.cmp(&b.message))
-    });
+    diags.sort_by(diagnostic_order);
     diags.dedup();
 }
 
