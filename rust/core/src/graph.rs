@@ -94,17 +94,18 @@ struct Crossing {
 fn seg_tree(roads: &[RoadLine]) -> RTree<SegEntry> {
     let mut entries = Vec::new();
     for (r, road) in roads.iter().enumerate() {
-        let nseg = road.line.pts.len().saturating_sub(1);
-        for first in (0..nseg).step_by(SEGMENTS_PER_ENTRY) {
-            let last = (first + SEGMENTS_PER_ENTRY).min(nseg);
-            let (lo, hi) =
-                road.line.pts[first..=last].iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
-                    ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)])
-                });
-            entries.push(GeomWithData::new(Rectangle::from_corners(lo, hi), (r as u32, first as u32)));
+        for first in (0..road.line.pts.len().saturating_sub(1)).step_by(SEGMENTS_PER_ENTRY) {
+            let env = entry_env(roads, r, first);
+            entries
+                .push(GeomWithData::new(Rectangle::from_corners(env.lower(), env.upper()), (r as u32, first as u32)));
         }
     }
     RTree::bulk_load(entries)
+}
+
+/// The box of the tree entry of road `r` that starts at segment `first`.
+fn entry_env(roads: &[RoadLine], r: usize, first: usize) -> AABB<[f64; 2]> {
+    entry_segments(roads, r, first).fold(seg_env(roads, r, first), |e, k| e.merged(&seg_env(roads, r, k)))
 }
 
 /// The box of segment `k` of road `r`.
@@ -184,12 +185,12 @@ fn find_crossings(
     let found: Vec<Vec<Crossing>> = entries
         .par_iter()
         .map(|&(r1, first1)| {
-            let ks = entry_segments(roads, r1, first1);
-            let env = ks.clone().fold(seg_env(roads, r1, first1), |e, k| e.merged(&seg_env(roads, r1, k)));
-            let cands: Vec<(usize, usize)> =
-                entries_meeting(tree, &env).into_iter().filter(|&c| c >= (r1, first1)).collect();
+            let cands: Vec<(usize, usize)> = entries_meeting(tree, &entry_env(roads, r1, first1))
+                .into_iter()
+                .filter(|&c| c >= (r1, first1))
+                .collect();
             let mut out = Vec::new();
-            for k1 in ks {
+            for k1 in entry_segments(roads, r1, first1) {
                 let (a0, a1) = seg(roads, r1, k1);
                 let env1 = seg_env(roads, r1, k1);
                 for &(r2, first2) in &cands {
