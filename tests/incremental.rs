@@ -220,6 +220,29 @@ fn updates_far_from_the_origin_match_a_full_build() {
     run_input("kotka moved by (1e5, -2e5) m", input, &ops, false);
 }
 
+/// Far from the origin an update's block stage stays local as it does near it (the block grid
+/// carries on in 64-bit coordinates there): moving the same roads of kotka and of kotka moved
+/// by (1e5, -2e5) m, some updates stay local far away, at least half as many as near the
+/// origin (rounding differs between the two, so a face may reach a frame in one and not in the
+/// other; before the 64-bit grid, none stayed local far away).
+#[test]
+fn far_from_the_origin_the_block_stage_stays_local() {
+    let near = load("osm/kotka.roads.json");
+    let far = Input { roads: near.roads.iter().map(|r| r.translated(1e5, -2e5)).collect() };
+    let settings = Settings::default();
+    let mut sessions =
+        [Session::new(near.clone(), settings).expect("near"), Session::new(far.clone(), settings).expect("far")];
+    let mut local = [0usize; 2];
+    for k in (0..near.roads.len()).step_by(10) {
+        for (i, input) in [&near, &far].into_iter().enumerate() {
+            let changes = sessions[i].update(&[Edit::Upsert(input.roads[k].translated(1.5, -1.0))]).expect("update");
+            assert!(!changes.stats.full_build, "road {k}: a full build");
+            local[i] += usize::from(!changes.stats.full_blocks);
+        }
+    }
+    assert!(local[1] > 0 && 2 * local[1] >= local[0], "local block stages near and far: {local:?}");
+}
+
 /// A road leaves one junction and comes back to it 2.79 m further
 /// on: that sliver is junction surface (`junctions_merged`). Updates around it and of it,
 /// with their meshes, give exactly the full build.

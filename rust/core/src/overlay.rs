@@ -55,17 +55,18 @@ pub(crate) fn largest(shapes: Shapes) -> Polygon {
     best.map(|b| b.1).unwrap_or_default()
 }
 
-/// Like [`overlay`], on a fixed grid of `grid` metres anchored at the origin when the extent
-/// allows it (else centred on the extent, or with the automatic scale): points closer than the
-/// grid become one, so that no outline comes out nearly touching itself.
+/// Like [`overlay`], on a fixed grid of `grid` metres anchored at the origin (32-bit grid
+/// coordinates within [`ANCHORED_GRID_SPAN`] steps of it, 64-bit ones within
+/// [`WIDE_ANCHORED_GRID_SPAN`]; past that, centred on the extent, or with the automatic
+/// scale): points closer than the grid become one, so that no outline comes out nearly
+/// touching itself.
 ///
 /// The grid is anchored at the origin, never at the input's extent: a region of the network
 /// comes out the same whether it is computed with the whole network or with only its
-/// neighbourhood (the incremental update relies on it). `grid` should be a power of two so that
-/// scaling a coordinate onto the grid is exact. `extent` (lowest, highest corners; the inputs'
-/// own box without it) must hold every input point: far from the origin, where the grid is
-/// centred on the extent, parts of one input overlaid on their own with the whole input's
-/// extent come out on the grid of the whole.
+/// neighbourhood (the incremental update relies on it), whichever width its grid coordinates
+/// take. `grid` should be a power of two so that scaling a coordinate onto the grid is exact.
+/// `extent` (lowest, highest corners; the inputs' own box without it) must hold every input
+/// point.
 pub(crate) fn overlay_on_grid<R0, R1>(
     subj: &R0,
     clip: &R1,
@@ -102,6 +103,22 @@ where
             return run(adapter);
         }
     }
+    if reach.is_finite() && reach > 0.0 && reach * scale <= WIDE_ANCHORED_GRID_SPAN {
+        // Too far for 32-bit coordinates: the same origin-anchored grid in 64-bit ones, so
+        // that the points of an input get the same grid coordinates as in a smaller overlay.
+        let rect = FloatRect::new(-reach, reach, -reach, reach);
+        if let Some(adapter) = rect.ok().and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
+            return FloatOverlay::<[f64; 2], i64>::new_custom(
+                adapter,
+                OverlayOptions::ogc(),
+                Solver::default(),
+                capacity,
+            )
+            .unsafe_add_source(subj, ShapeType::Subject)
+            .unsafe_add_source(clip, ShapeType::Clip)
+            .overlay(rule, fill);
+        }
+    }
     // The library's own choice for these inputs with this scale: centred on their box.
     let rect = FloatRect::new(lo[0], hi[0], lo[1], hi[1]);
     match rect.ok().and_then(|r| FloatPointAdapter::try_with_scale_conservative(r, scale).ok()) {
@@ -114,12 +131,19 @@ where
 /// origin-anchored grid of `grid` metres in [`overlay_on_grid`].
 pub(crate) fn anchored(frame: ([f64; 2], [f64; 2]), grid: f64) -> bool {
     let reach = frame.0.iter().chain(frame.1.iter()).fold(0.0f64, |m, v| m.max(v.abs()));
-    reach.is_finite() && reach / grid <= ANCHORED_GRID_SPAN
+    reach.is_finite() && reach / grid <= WIDE_ANCHORED_GRID_SPAN
 }
 
 /// Largest coordinate, in grid steps, of an overlay on the origin-anchored grid: 2^28, an
 /// eighth of the 32-bit range, leaving room for the library's intermediate values.
 const ANCHORED_GRID_SPAN: f64 = (1u64 << 28) as f64;
+
+/// The same for 64-bit grid coordinates, past [`ANCHORED_GRID_SPAN`]: 2^32 (with
+/// [`crate::blocks::BLOCK_GRID`], 524 km from the origin: any city). Kept far inside the
+/// 64-bit range: with a ring reaching 771,000 km (2^42.5 grid steps, `tests/hostile.rs`,
+/// `fuzz_far_ring_builds_in_bounded_work`) the 64-bit overlay gave blocks over the road, where
+/// the grid centred on the extent, with the library's own scale, gives valid ones.
+const WIDE_ANCHORED_GRID_SPAN: f64 = (1u64 << 32) as f64;
 
 /// `subj` combined with `clip` by `rule`, filled by `fill`, as OGC-valid shapes.
 pub(crate) fn overlay<R0, R1>(subj: &R0, clip: &R1, rule: OverlayRule, fill: FillRule) -> Shapes
