@@ -2,6 +2,7 @@
 //! themselves, so every polygon that comes out passes [`crate::validate::check_polygon`].
 
 use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::integer::OverlayInt;
 use i_overlay::core::overlay::ShapeType;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::core::solver::Solver;
@@ -90,12 +91,7 @@ where
     let reach = [lo[0], lo[1], hi[0], hi[1]].iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let scale = 1.0 / grid;
     let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
-    let run = |adapter| {
-        FloatOverlay::<[f64; 2], i32>::new_custom(adapter, OverlayOptions::ogc(), Solver::default(), capacity)
-            .unsafe_add_source(subj, ShapeType::Subject)
-            .unsafe_add_source(clip, ShapeType::Clip)
-            .overlay(rule, fill)
-    };
+    let run = |adapter| run_on::<i32, _, _>(adapter, subj, clip, rule, fill, capacity);
     if reach.is_finite() && reach > 0.0 && reach * scale <= ANCHORED_GRID_SPAN {
         // A box centred on the origin puts the adapter's offset at exactly zero.
         let rect = FloatRect::new(-reach, reach, -reach, reach);
@@ -108,15 +104,7 @@ where
         // that the points of an input get the same grid coordinates as in a smaller overlay.
         let rect = FloatRect::new(-reach, reach, -reach, reach);
         if let Some(adapter) = rect.ok().and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
-            return FloatOverlay::<[f64; 2], i64>::new_custom(
-                adapter,
-                OverlayOptions::ogc(),
-                Solver::default(),
-                capacity,
-            )
-            .unsafe_add_source(subj, ShapeType::Subject)
-            .unsafe_add_source(clip, ShapeType::Clip)
-            .overlay(rule, fill);
+            return run_on::<i64, _, _>(adapter, subj, clip, rule, fill, capacity);
         }
     }
     // The library's own choice for these inputs with this scale: centred on their box.
@@ -125,6 +113,25 @@ where
         Some(adapter) => run(adapter),
         None => overlay(subj, clip, rule, fill),
     }
+}
+
+/// One overlay of [`overlay_on_grid`] with `adapter`, in grid coordinates of type `I`.
+fn run_on<I: OverlayInt, R0, R1>(
+    adapter: FloatPointAdapter<[f64; 2], I>,
+    subj: &R0,
+    clip: &R1,
+    rule: OverlayRule,
+    fill: FillRule,
+    capacity: usize,
+) -> Shapes
+where
+    R0: ShapeResource<[f64; 2]> + ?Sized,
+    R1: ShapeResource<[f64; 2]> + ?Sized,
+{
+    FloatOverlay::<[f64; 2], I>::new_custom(adapter, OverlayOptions::ogc(), Solver::default(), capacity)
+        .unsafe_add_source(subj, ShapeType::Subject)
+        .unsafe_add_source(clip, ShapeType::Clip)
+        .overlay(rule, fill)
 }
 
 /// Whether an overlay whose coordinates all lie in `frame` (lowest, highest corners) is on the
