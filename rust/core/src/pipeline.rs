@@ -825,7 +825,21 @@ fn unbury_mouths(
         .map(|(&root, group)| {
             let arms = &group.arms;
             let end_of = |a: &ArmRef| if a.at_start { 0 } else { 1 };
-            let key = memo.map(|_| unbury_key(g, group, setback));
+            // A group whose mouths are all clear (the test of the march's first round) has
+            // nothing to march and nothing kept in the memo: its key, which holds every point of
+            // its arms, is not worth making.
+            let all_clear = || {
+                arms.iter().all(|a| {
+                    let e = &g.edges[a.edge];
+                    let (line, half) = (arm_line(g, *a), 0.5 * g.roads[e.road].width);
+                    let s = setback[a.edge][if a.at_start { 0 } else { 1 }];
+                    [Side::Left, Side::Right]
+                        .iter()
+                        .all(|&side| !inside(&group.polygon, offset_at(&line, s, half, side)))
+                })
+            };
+            let clear = all_clear();
+            let key = memo.filter(|_| !clear).map(|_| unbury_key(g, group, setback));
             if let Some(hit) = memo.zip(key.as_ref()).and_then(|(m, k)| m.get(unburied_of, k)) {
                 let moved = hit.moved.iter().map(|&(i, s)| (arms[i].edge, end_of(&arms[i]), s)).collect();
                 let stuck = hit.stuck.iter().map(|&i| arms[i].edge).collect();
@@ -841,7 +855,8 @@ fn unbury_mouths(
             // A stretch given to the junction may bury another arm's mouth, so go round until no
             // mouth is buried, at most once per arm: roads drawn on top of each other bury each
             // other's mouths in turn, a step per round, and are left overlapping.
-            let mut changed = true;
+            // The first round would find every mouth clear and end the march.
+            let mut changed = !clear;
             let mut rounds = 0usize;
             while changed && rounds <= arms.len() {
                 changed = false;
