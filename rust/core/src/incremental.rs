@@ -940,9 +940,11 @@ impl Session {
                     || (y0 < net_frame.0[1] && p.y <= y0 + near)
                     || (y1 > net_frame.1[1] && p.y >= y1 - near)
             };
+            // The cheap tests first: most faces that reach the frame miss the changed surfaces,
+            // and casting rays from them tests every surface of the network.
             let open = found.outer.iter().any(|o| {
                 let ob = polygon_box(o);
-                if o.exterior.iter().any(outside) || self.escapes(o, frame, net_frame) {
+                if o.exterior.iter().any(outside) {
                     return false;
                 }
                 let rects: Vec<Vec<[f64; 2]>> = changed
@@ -960,6 +962,7 @@ impl Session {
                         Solver::default(),
                     )
                     .interiors_intersect()
+                    && !self.escapes(o, frame, net_frame)
             });
             if open {
                 return None;
