@@ -1268,7 +1268,7 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
                 if j == i || (j < i && is_changed(j)) || polys[j].exterior.len() < 3 {
                     continue;
                 }
-                if shape(p).interiors_intersect(&shape(polys[j])) {
+                if !apart_in_common_box(p, polys[j]) && shape(p).interiors_intersect(&shape(polys[j])) {
                     out.push((i.min(j), i.max(j)));
                 }
             }
@@ -1279,6 +1279,32 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
     pairs.sort_unstable();
     pairs
 }
+
+/// Whether `p` and `q` are certainly apart: where their boxes meet (grown by
+/// [`APART_MARGIN`]), one of them has no edge and no area.
+fn apart_in_common_box(p: &Polygon, q: &Polygon) -> bool {
+    let (Some(bp), Some(bq)) = (bbox(&p.exterior), bbox(&q.exterior)) else { return false };
+    let m = APART_MARGIN;
+    let lo = [bp.lower()[0].max(bq.lower()[0]) - m, bp.lower()[1].max(bq.lower()[1]) - m];
+    let hi = [bp.upper()[0].min(bq.upper()[0]) + m, bp.upper()[1].min(bq.upper()[1]) + m];
+    let empty_in = |poly: &Polygon| {
+        let crosses = std::iter::once(&poly.exterior).chain(poly.holes.iter()).any(|r| {
+            (0..r.len()).any(|k| {
+                let (a, b) = (r[k], r[(k + 1) % r.len()]);
+                a.x.max(b.x) >= lo[0] && a.x.min(b.x) <= hi[0] && a.y.max(b.y) >= lo[1] && a.y.min(b.y) <= hi[1]
+            })
+        });
+        let c = Point::new(lo[0], lo[1]);
+        !crosses
+            && !(crate::validate::point_in_ring(c, &poly.exterior)
+                && !poly.holes.iter().any(|h| crate::validate::point_in_ring(c, h)))
+    };
+    empty_in(p) || empty_in(q)
+}
+
+/// Margin around the box two surfaces share in which [`apart_in_common_box`] looks for their
+/// edges, metres: far beyond what the polygon library's rounding moves a point.
+const APART_MARGIN: f64 = 1e-3;
 
 /// How far the inputs of each junction and road piece reach, by id: a box around its surface
 /// and every road edge it was built from (a junction's arms and inner edges; a piece's edge and
