@@ -1294,10 +1294,12 @@ fn apart_in_common_box(p: &Polygon, q: &Polygon) -> bool {
                 a.x.max(b.x) >= lo[0] && a.x.min(b.x) <= hi[0] && a.y.max(b.y) >= lo[1] && a.y.min(b.y) <= hi[1]
             })
         });
+        // With no edge in the box, the box lies wholly inside or wholly outside: its corner
+        // tells which.
         let c = Point::new(lo[0], lo[1]);
-        !crosses
-            && !(crate::validate::point_in_ring(c, &poly.exterior)
-                && !poly.holes.iter().any(|h| crate::validate::point_in_ring(c, h)))
+        let inside = crate::validate::point_in_ring(c, &poly.exterior)
+            && !poly.holes.iter().any(|h| crate::validate::point_in_ring(c, h));
+        !crosses && !inside
     };
     empty_in(p) || empty_in(q)
 }
