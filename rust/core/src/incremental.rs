@@ -940,8 +940,8 @@ impl Session {
                     || (y0 < net_frame.0[1] && p.y <= y0 + near)
                     || (y1 > net_frame.1[1] && p.y >= y1 - near)
             };
-            // The cheap tests first: most faces that reach the frame miss the changed surfaces,
-            // and casting rays from them tests every surface of the network.
+            // The cheap test first: most faces that reach the frame miss the boxes of the changed
+            // surfaces, and casting rays from them tests every surface of the network.
             let open = found.outer.iter().any(|o| {
                 let ob = polygon_box(o);
                 if o.exterior.iter().any(outside) {
@@ -955,6 +955,7 @@ impl Session {
                     .collect();
                 // Chunk boxes overlap one another: the non-zero rule takes their union.
                 !rects.is_empty()
+                    && !self.escapes(o, frame, net_frame)
                     && FloatPredicateOverlay::with_subj_and_clip_custom(
                         &shape(o),
                         &rects,
@@ -962,7 +963,6 @@ impl Session {
                         Solver::default(),
                     )
                     .interiors_intersect()
-                    && !self.escapes(o, frame, net_frame)
             });
             if open {
                 return None;
