@@ -8,7 +8,7 @@ use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::relate::FloatRelate;
 use rayon::prelude::*;
 use rstar::primitives::{GeomWithData, Rectangle};
-use rstar::{RTree, AABB};
+use rstar::{Envelope, RTree, AABB};
 
 use crate::blocks::{extract_blocks, polygon_box, Bbox};
 use crate::curb::{offset_at, Side};
@@ -828,17 +828,12 @@ fn unbury_mouths(
             // A group whose mouths are all clear (the test of the march's first round) has
             // nothing to march and nothing kept in the memo: its key, which holds every point of
             // its arms, is not worth making.
-            let all_clear = || {
-                arms.iter().all(|a| {
-                    let e = &g.edges[a.edge];
-                    let (line, half) = (arm_line(g, *a), 0.5 * g.roads[e.road].width);
-                    let s = setback[a.edge][if a.at_start { 0 } else { 1 }];
-                    [Side::Left, Side::Right]
-                        .iter()
-                        .all(|&side| !inside(&group.polygon, offset_at(&line, s, half, side)))
-                })
-            };
-            let clear = all_clear();
+            let clear = arms.iter().all(|a| {
+                let e = &g.edges[a.edge];
+                let (line, half) = (arm_line(g, *a), 0.5 * g.roads[e.road].width);
+                let s = setback[a.edge][end_of(a)];
+                [Side::Left, Side::Right].iter().all(|&side| !inside(&group.polygon, offset_at(&line, s, half, side)))
+            });
             let key = memo.filter(|_| !clear).map(|_| unbury_key(g, group, setback));
             if let Some(hit) = memo.zip(key.as_ref()).and_then(|(m, k)| m.get(unburied_of, k)) {
                 let moved = hit.moved.iter().map(|&(i, s)| (arms[i].edge, end_of(&arms[i]), s)).collect();
@@ -995,9 +990,7 @@ type Moved = Vec<(usize, usize, f64)>;
 
 /// Whether `q` lies inside `poly` or within `snap` of its outline.
 fn covers(poly: &Polygon, q: Point, snap: f64) -> bool {
-    let inside = crate::validate::point_in_ring(q, &poly.exterior)
-        && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h));
-    inside
+    crate::validate::point_in_polygon(q, poly)
         || std::iter::once(&poly.exterior)
             .chain(poly.holes.iter())
             .any(|r| (0..r.len()).any(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 <= snap))
@@ -1006,8 +999,7 @@ fn covers(poly: &Polygon, q: Point, snap: f64) -> bool {
 /// Whether `q` lies inside `poly` further than `snap` from its outline (a mouth corner on the
 /// outline is not buried).
 fn buried_in(poly: &Polygon, q: Point, snap: f64) -> bool {
-    crate::validate::point_in_ring(q, &poly.exterior)
-        && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
+    crate::validate::point_in_polygon(q, poly)
         && std::iter::once(&poly.exterior)
             .chain(poly.holes.iter())
             .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 > snap))
@@ -1280,11 +1272,15 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
     pairs
 }
 
-/// Whether `p` and `q` are certainly apart: where their boxes meet (grown by
-/// [`APART_MARGIN`]), one of them has no edge and no area.
+/// Whether `p` and `q` are certainly apart: where their boxes meet (grown by a margin far
+/// beyond what the polygon library's rounding moves a point: [`APART_MARGIN`], or
+/// [`APART_SHARE`] of the pair's extent when that is more), one of them has no edge and no
+/// area.
 fn apart_in_common_box(p: &Polygon, q: &Polygon) -> bool {
     let (Some(bp), Some(bq)) = (bbox(&p.exterior), bbox(&q.exterior)) else { return false };
-    let m = APART_MARGIN;
+    let both = bp.merged(&bq);
+    let extent = (both.upper()[0] - both.lower()[0]).max(both.upper()[1] - both.lower()[1]);
+    let m = APART_MARGIN.max(APART_SHARE * extent);
     let lo = [bp.lower()[0].max(bq.lower()[0]) - m, bp.lower()[1].max(bq.lower()[1]) - m];
     let hi = [bp.upper()[0].min(bq.upper()[0]) + m, bp.upper()[1].min(bq.upper()[1]) + m];
     let empty_in = |poly: &Polygon| {
@@ -1296,17 +1292,19 @@ fn apart_in_common_box(p: &Polygon, q: &Polygon) -> bool {
         });
         // With no edge in the box, the box lies wholly inside or wholly outside: its corner
         // tells which.
-        let c = Point::new(lo[0], lo[1]);
-        let inside = crate::validate::point_in_ring(c, &poly.exterior)
-            && !poly.holes.iter().any(|h| crate::validate::point_in_ring(c, h));
-        !crosses && !inside
+        !crosses && !crate::validate::point_in_polygon(Point::new(lo[0], lo[1]), poly)
     };
     empty_in(p) || empty_in(q)
 }
 
-/// Margin around the box two surfaces share in which [`apart_in_common_box`] looks for their
-/// edges, metres: far beyond what the polygon library's rounding moves a point.
+/// Least margin around the box two surfaces share in which [`apart_in_common_box`] looks for
+/// their edges, metres.
 const APART_MARGIN: f64 = 1e-3;
+
+/// The margin of [`apart_in_common_box`] as a share of the two surfaces' extent: 2^-20, a
+/// thousand times the grid step of the polygon library's test (its 32-bit grid spans the
+/// extent in about 2^30 steps), so that huge surfaces are judged as that test judges them.
+const APART_SHARE: f64 = 1.0 / (1u64 << 20) as f64;
 
 /// How far the inputs of each junction and road piece reach, by id: a box around its surface
 /// and every road edge it was built from (a junction's arms and inner edges; a piece's edge and
@@ -1826,8 +1824,7 @@ const BURIED_SHARE: f64 = 0.05;
 fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], capped: &[bool], pieces: &[RoadPiece], snap: f64) {
     let is_vertex = |p: &Polygon, c: Point| std::iter::once(&p.exterior).chain(p.holes.iter()).any(|r| r.contains(&c));
     let deep = |p: &Polygon, c: Point, depth: f64| {
-        crate::validate::point_in_ring(c, &p.exterior)
-            && !p.holes.iter().any(|h| crate::validate::point_in_ring(c, h))
+        crate::validate::point_in_polygon(c, p)
             && std::iter::once(&p.exterior)
                 .chain(p.holes.iter())
                 .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(c, r[i], r[(i + 1) % r.len()]).1 > depth))

@@ -587,6 +587,12 @@ pub fn point_in_ring(p: Point, ring: &[Point]) -> bool {
     winding != 0
 }
 
+/// `p` is strictly inside `poly`: inside its exterior and in none of its holes (points on any
+/// ring are not). Exact. O(n).
+pub fn point_in_polygon(p: Point, poly: &Polygon) -> bool {
+    point_in_ring(p, &poly.exterior) && !poly.holes.iter().any(|h| point_in_ring(p, h))
+}
+
 /// Area of a polygon: the exterior's area minus the holes' areas (orientation ignored).
 pub fn polygon_area(p: &Polygon) -> f64 {
     signed_area(&p.exterior).abs() - p.holes.iter().map(|h| signed_area(h).abs()).sum::<f64>()
