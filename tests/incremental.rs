@@ -377,3 +377,20 @@ fn the_first_update_drops_a_small_face_of_the_start() {
     let ops = [Op::MovePoint(12009956176391810927, 2692469575, 38.85467902362108, 30.763278335678628)];
     run("osm/liege_center.roads.json", &ops, false);
 }
+
+/// Moving 40 roads spread over kotka, in turn: the 18th move (road 76, whose new course crosses
+/// road 56 just past its end, which is then trimmed to a T) changes the far end of one arm of
+/// junction `j/0/178.75`. The junction keeps its outline, but its mouth on road 109 moves by
+/// 2e-14 m, and the road piece there (`r/109/66.06`, nowhere near the edit) starts that much
+/// later. The update kept the old piece, because only features meeting the changed region were
+/// compared; the pieces at a junction in that region are compared too now.
+#[test]
+fn a_mouth_that_moves_by_a_rounding_step_is_seen() {
+    let input = load("osm/kotka.roads.json");
+    let mut session = Session::new(input.clone(), Settings::default()).expect("session");
+    let (n, count) = (input.roads.len(), 40);
+    for k in 0..count {
+        let road = input.roads[k * n / count].translated(1.5, -1.0);
+        check_step(&format!("kotka move {k} (road {})", road.id), &mut session, Edit::Upsert(road));
+    }
+}

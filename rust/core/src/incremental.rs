@@ -145,6 +145,8 @@ pub struct Session {
     diags_in: Vec<Diagnostic>,
     /// Junction results kept between builds of the window.
     memo: Memo,
+    /// The one height of every road piece's centerline, if they share one ([`flat_height`]).
+    flat: Option<f64>,
 }
 
 /// Junction results the session keeps per road of its input, at most, before it drops those
@@ -216,6 +218,7 @@ impl Session {
             diags_out: Vec::new(),
             diags_in: Vec::new(),
             memo: Memo::default(),
+            flat: None,
         };
         let first = first_of_each_id(&s.roads);
         let prepared: Vec<(String, Prepared)> = s
@@ -323,7 +326,7 @@ impl Session {
             self.add_road_chunks(&id, slack, &mut dirty);
         }
         let mut changes = Changes::default();
-        let old_flat = flat_height(&self.net);
+        let old_flat = self.flat;
         let t = std::time::Instant::now();
         let surfaces =
             if dirty.boxes.is_empty() { Some(Regions::default()) } else { self.local_network(&dirty, &mut changes) };
@@ -350,6 +353,9 @@ impl Session {
         // A full build collected them all.
         if !changes.stats.full_build {
             changes.diagnostics_changed = self.settle_diagnostics();
+        }
+        if !changes.stats.full_build {
+            self.flat = self.flat_after(&changes);
         }
         self.remesh(&mut changes, old_flat);
         for list in [&mut changes.added, &mut changes.changed, &mut changes.removed, &mut changes.remesh] {
@@ -386,8 +392,7 @@ impl Session {
         }
         let surfaces_changed =
             changes.added.iter().chain(&changes.changed).chain(&changes.removed).any(|(k, _)| *k != FeatureKind::Block);
-        let new_flat = flat_height(&self.net);
-        if surfaces_changed && !(old_flat.is_some() && old_flat == new_flat) {
+        if surfaces_changed && !(old_flat.is_some() && old_flat == self.flat) {
             extra.extend(self.net.blocks.iter().map(|b| (FeatureKind::Block, b.id.clone())));
         }
         changes.remesh.extend(fresh);
@@ -399,6 +404,26 @@ impl Session {
             FeatureKind::Block => self.net.blocks.binary_search_by(|b| b.id.as_str().cmp(id)).is_ok(),
         };
         changes.remesh.retain(|(k, id)| exists(*k, id));
+    }
+
+    /// [`flat_height`] of the network after an update that changed the road pieces in
+    /// `changes` (and no others), without reading every piece when the network was flat: the
+    /// pieces kept were at the old height, so it stays when every new one is at it too.
+    fn flat_after(&self, changes: &Changes) -> Option<f64> {
+        let Some(h) = self.flat else { return flat_height(&self.net) };
+        let pieces = &self.net.pieces;
+        let at_h =
+            changes.added.iter().chain(&changes.changed).filter(|(k, _)| *k == FeatureKind::Road).all(|(_, id)| {
+                pieces
+                    .binary_search_by(|p| p.id.as_str().cmp(id))
+                    .map_or(true, |i| pieces[i].centerline.iter().all(|c| c.z == h))
+            });
+        // With no centerline point left, the height is 0 whatever it was.
+        if at_h && pieces.iter().any(|p| !p.centerline.is_empty()) {
+            Some(h)
+        } else {
+            flat_height(&self.net)
+        }
     }
 
     /// Every feature of the network.
@@ -468,6 +493,7 @@ impl Session {
         self.junction_box = net.junctions.iter().map(|j| surface_box(&j.polygon)).collect();
         self.piece_box = net.pieces.iter().map(|p| surface_box(&p.polygon)).collect();
         self.net = net;
+        self.flat = flat_height(&self.net);
         self.extents = extents;
         self.stage_diags = diags;
         self.net.blocks.clear();
@@ -601,13 +627,20 @@ impl Session {
             let (mut grew_y, mut grew_z) = (false, false);
             // Junctions and pieces: every one whose old or new version meets the dirty region
             // must be trusted, and one that differs brings both versions into the region.
+            // A feature at a junction that meets the region (`$at_z`) is looked at too when it
+            // came out different: a junction can keep its outline while the setback of one of its
+            // mouths moves by a rounding step (another arm changed at its far end), which only
+            // the road piece there shows. One that came out the same is the same: its other end
+            // lies outside the region, where nothing changed.
             macro_rules! settle {
-                ($new:expr, $new_boxes:expr, $old:expr, $boxes:expr, $exts:expr, $new_ext:expr) => {{
+                ($new:expr, $new_boxes:expr, $old:expr, $boxes:expr, $exts:expr, $new_ext:expr, $at_z:expr) => {{
                     for (f, &nb) in $new.iter().zip($new_boxes.iter()) {
                         let at = $old.binary_search_by(|o| o.id.as_str().cmp(f.id.as_str())).ok();
                         let old = at.map(|i| &$old[i]);
                         let ob = at.map(|i| $boxes[i]);
-                        if !(z.meets(nb) || ob.is_some_and(|b| z.meets(b))) {
+                        let meets_z = z.meets(nb) || ob.is_some_and(|b| z.meets(b));
+                        let at_z = $at_z(f) || old.is_some_and(|o| $at_z(o));
+                        if !(meets_z || (at_z && old != Some(f))) {
                             continue;
                         }
                         if suffixed(&f.id) {
@@ -624,7 +657,9 @@ impl Session {
                         }
                     }
                     for (o, ob) in $old.iter().zip($boxes.iter()) {
-                        if !z.meets(*ob) || $new.binary_search_by(|f| f.id.as_str().cmp(o.id.as_str())).is_ok() {
+                        if !(z.meets(*ob) || $at_z(o))
+                            || $new.binary_search_by(|f| f.id.as_str().cmp(o.id.as_str())).is_ok()
+                        {
                             continue;
                         }
                         if suffixed(&o.id) {
@@ -640,8 +675,31 @@ impl Session {
                     }
                 }};
             }
-            settle!(lnet.junctions, ljb, self.net.junctions, self.junction_box, self.extents.junctions, ext.junctions);
-            settle!(lnet.pieces, lpb, self.net.pieces, self.piece_box, self.extents.pieces, ext.pieces);
+            let no_junction = |_: &Junction| false;
+            settle!(
+                lnet.junctions,
+                ljb,
+                self.net.junctions,
+                self.junction_box,
+                self.extents.junctions,
+                ext.junctions,
+                no_junction
+            );
+            let junctions_at_z: BTreeSet<&str> = (lnet.junctions.iter().zip(ljb))
+                .chain(self.net.junctions.iter().zip(&self.junction_box))
+                .filter(|(_, b)| z.meets(**b))
+                .map(|(j, _)| j.id.as_str())
+                .collect();
+            let at_junction_at_z = |p: &RoadPiece| p.ends().iter().flatten().any(|j| junctions_at_z.contains(j));
+            settle!(
+                lnet.pieces,
+                lpb,
+                self.net.pieces,
+                self.piece_box,
+                self.extents.pieces,
+                ext.pieces,
+                at_junction_at_z
+            );
             // The diagnostics to replace: in the dirty region, or in a feature (old or new) that
             // meets it and differs; each must come from a trusted part of the window. A feature
             // that comes out the same (and trusted, as every feature meeting the region now is)
