@@ -18,7 +18,8 @@
 //! - the *dirty* region `Z`, first the edited roads' old and new boxes within the reach. A
 //!   feature whose old or new version meets `Z` and differs brings its boxes into `Z`: changes
 //!   spread only from a feature to the features it touches, so when no feature at the border of
-//!   `Z` differs, nothing outside it does;
+//!   `Z` differs, nothing outside it does (a road piece at a junction in `Z` counts as touching
+//!   it: the junction's outline may stay while the mouth there moves by a rounding step);
 //! - the *window* `Y` of roads that are built again, `Z` and a halo around it. A feature that
 //!   meets `Z` but is not trusted brings its extent (within the reach) into `Y`.
 //!
