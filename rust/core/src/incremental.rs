@@ -351,11 +351,9 @@ impl Session {
                 diff_features(FeatureKind::Block, &old.blocks, &self.net.blocks, |f| &f.id, &mut changes);
             }
         }
-        // A full build collected them all.
+        // A full build collected the diagnostics and found the flat height itself.
         if !changes.stats.full_build {
             changes.diagnostics_changed = self.settle_diagnostics();
-        }
-        if !changes.stats.full_build {
             self.flat = self.flat_after(&changes);
         }
         self.remesh(&mut changes, old_flat);
