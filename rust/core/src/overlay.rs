@@ -92,18 +92,17 @@ where
     let scale = 1.0 / grid;
     let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
     let run = |adapter| run_on::<i32, _, _>(adapter, subj, clip, rule, fill, capacity);
-    if reach.is_finite() && reach > 0.0 && reach * scale <= ANCHORED_GRID_SPAN {
-        // A box centred on the origin puts the adapter's offset at exactly zero.
-        let rect = FloatRect::new(-reach, reach, -reach, reach);
-        if let Some(adapter) = rect.ok().and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
-            return run(adapter);
-        }
-    }
     if reach.is_finite() && reach > 0.0 && reach * scale <= WIDE_ANCHORED_GRID_SPAN {
+        // A box centred on the origin puts the adapter's offset at exactly zero.
+        let rect = FloatRect::new(-reach, reach, -reach, reach).ok();
+        if reach * scale <= ANCHORED_GRID_SPAN {
+            if let Some(adapter) = rect.and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
+                return run(adapter);
+            }
+        }
         // Too far for 32-bit coordinates: the same origin-anchored grid in 64-bit ones, so
         // that the points of an input get the same grid coordinates as in a smaller overlay.
-        let rect = FloatRect::new(-reach, reach, -reach, reach);
-        if let Some(adapter) = rect.ok().and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
+        if let Some(adapter) = rect.and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
             return run_on::<i64, _, _>(adapter, subj, clip, rule, fill, capacity);
         }
     }
