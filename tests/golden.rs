@@ -1,4 +1,5 @@
-//! Golden cases drawn for the purpose (tests/data/golden, written by scripts/make_golden.py):
+//! Golden cases drawn for the purpose (tests/data/golden, written by scripts/make_golden.py,
+//! except `layers_meet_at_ends`, `small_face` and `tight_dual_carriageway`, written by hand):
 //! every invariant on each, and what each case is about.
 
 mod common;
@@ -284,4 +285,136 @@ fn per_road_profiles_reach_the_blocks() {
     assert_eq!(west.profile.sidewalk_left, 2.0);
     let lot = |b: &roadgen::core::Block| b.lots.iter().map(roadgen::core::validate::polygon_area).sum::<f64>();
     assert!(lot(wide) + 100.0 < lot(west), "{} vs {}", lot(wide), lot(west));
+}
+
+/// The junction whose surface holds the point (x, y), if any.
+fn junction_at(net: &Network, x: f64, y: f64) -> Option<&roadgen::core::Junction> {
+    let p = roadgen::core::Point::new(x, y);
+    net.junctions.iter().find(|j| roadgen::core::validate::point_in_ring(p, &j.polygon.exterior))
+}
+
+/// The blocks whose outline holds the point (x, y) (inside the exterior, outside every hole).
+fn blocks_at(net: &Network, x: f64, y: f64) -> Vec<&roadgen::core::Block> {
+    let p = roadgen::core::Point::new(x, y);
+    let inside = |r: &[roadgen::core::Point]| roadgen::core::validate::point_in_ring(p, r);
+    net.blocks.iter().filter(|b| inside(&b.polygon.exterior) && !b.polygon.holes.iter().any(|h| inside(h))).collect()
+}
+
+/// Whether any vertex of a block's outline lies in the box [x0, x1] × [y0, y1].
+fn block_vertex_in(net: &Network, (x0, y0): (f64, f64), (x1, y1): (f64, f64)) -> bool {
+    net.blocks.iter().any(|b| {
+        std::iter::once(&b.polygon.exterior)
+            .chain(&b.polygon.holes)
+            .flatten()
+            .any(|p| p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1)
+    })
+}
+
+/// A 7 m road's corner between two curbs at a right angle, rounded by the default 6 m fillet,
+/// takes r² - πr²/4 out of a face.
+fn fillet_loss() -> f64 {
+    let r: f64 = 6.0;
+    r * r - std::f64::consts::PI * r * r / 4.0
+}
+
+#[test]
+fn roads_sharing_an_end_meet_whatever_their_layer() {
+    let n = case("layers_meet_at_ends");
+    consistent("layers_meet_at_ends", &n);
+    // `ground` and `side` (layer 0) end where `ramp` (layer 1) starts: one junction of three arms.
+    let origin = junction_at(&n, 0.0, 0.0).expect("a junction where the three roads end");
+    assert_eq!(origin.roads, vec!["ground", "ramp", "side"]);
+    assert_eq!(origin.degree, 3);
+    // `spur` (layer 2) ends on the middle of `ground`: a T, at the end of one of the two roads.
+    let t = junction_at(&n, -80.0, 0.0).expect("a junction where the spur ends on ground");
+    assert_eq!(t.roads, vec!["ground", "spur"]);
+    assert_eq!(t.degree, 3);
+    // `under` (layer 0) crosses `ramp` (layer 1) in the middle of both: a bridge, no junction.
+    assert_eq!(n.junctions.len(), 2, "{:?}", n.junctions.iter().map(|j| &j.id).collect::<Vec<_>>());
+    assert!(junction_at(&n, 80.0, 0.0).is_none(), "a junction at the bridge");
+    assert!(n.junctions.iter().all(|j| !j.roads.contains(&"under".to_string())));
+    let grade: Vec<_> = n.diagnostics.iter().filter(|d| d.code == DiagnosticCode::GradeSeparated).collect();
+    assert_eq!(grade.len(), 1, "only the mid-road crossing is grade-separated: {grade:?}");
+    assert!((grade[0].position.x - 80.0).abs() < 1e-9 && grade[0].position.y.abs() < 1e-9, "{:?}", grade[0]);
+    // Neither road is cut at the bridge: `under` is one piece without junctions, `ramp` one
+    // piece from the junction at its start to its dead end.
+    let pieces = |road: &str| n.pieces.iter().filter(|p| p.road == road).collect::<Vec<_>>();
+    let under = pieces("under");
+    assert_eq!(under.len(), 1);
+    assert!(under[0].from.is_none() && under[0].to.is_none());
+    assert!(under[0].start == 0.0 && (under[0].end - 200.0).abs() < 1e-9, "{}..{}", under[0].start, under[0].end);
+    let ramp = pieces("ramp");
+    assert_eq!(ramp.len(), 1);
+    assert_eq!(ramp[0].from.as_deref(), Some(origin.id.as_str()));
+    assert!(ramp[0].to.is_none() && (ramp[0].end - 150.0).abs() < 1e-9);
+    // `ground` is cut once, at the spur.
+    assert_eq!(pieces("ground").len(), 2);
+    assert_eq!(n.pieces.len(), 6);
+}
+
+#[test]
+fn face_smaller_than_min_block_area_is_dropped() {
+    let name = "small_face";
+    let input = load(&format!("golden/{name}.roads.json"));
+    // Two roads meeting end to end at (20, 20) cut a 20 m square off the corner of a 300 m
+    // square: 13 m × 13 m between the curbs, less four rounded corners.
+    let small = 13.0 * 13.0 - 4.0 * fillet_loss();
+    let big = 293.0 * 293.0 - 23.5 * 23.5 - 4.0 * fillet_loss();
+    // With the default minimum (1 m²) it is a block of its own.
+    let (n, _) = build_checked(name, &input, &Settings::default());
+    consistent(name, &n);
+    assert_eq!(n.blocks.len(), 2);
+    assert!(!has(&n, DiagnosticCode::FaceDropped), "{:?}", n.diagnostics);
+    let at = blocks_at(&n, 10.0, 10.0);
+    assert_eq!(at.len(), 1, "no block in the small square");
+    assert!((at[0].area - small).abs() < 0.01 * small, "small block of {} m², expected {small}", at[0].area);
+    // Raise the minimum above it (far below the rest of the big square): it gives no block and
+    // a `face_dropped` inside it. (A dropped face is a gap between blocks and roads: it must
+    // stay below 0.5 % of the enclosed area for `build_checked`, here 0.15 %.)
+    let settings = Settings { min_block_area: 500.0, ..Settings::default() };
+    assert!(small < settings.min_block_area && big > settings.min_block_area);
+    let (n, _) = build_checked(name, &input, &settings);
+    consistent(name, &n);
+    assert!(blocks_at(&n, 10.0, 10.0).is_empty(), "a block in the small square");
+    assert!(!block_vertex_in(&n, (3.5, 3.5), (16.5, 16.5)), "a block reaches into the small square");
+    assert_eq!(n.blocks.len(), 1);
+    let rest = blocks_at(&n, 150.0, 150.0);
+    assert_eq!(rest.len(), 1, "the big face lost its block");
+    assert!((rest[0].area - big).abs() < 0.01 * big, "big block of {} m², expected {big}", rest[0].area);
+    let dropped: Vec<_> = n.diagnostics.iter().filter(|d| d.code == DiagnosticCode::FaceDropped).collect();
+    assert_eq!(dropped.len(), 1, "{:?}", n.diagnostics);
+    // On or inside the small face: within its curbs (3.5 m from the centerlines), up to the
+    // block grid.
+    let p = dropped[0].position;
+    let e = 1e-3;
+    assert!(p.x >= 3.5 - e && p.x <= 16.5 + e && p.y >= 3.5 - e && p.y <= 16.5 + e, "face_dropped at {p:?}");
+    assert!(dropped[0].road.is_none());
+}
+
+#[test]
+fn face_covered_by_roads_gives_no_block() {
+    let name = "tight_dual_carriageway";
+    let n = case(name);
+    degrees_match_piece_ends(name, &n);
+    // 7 m roads 4 m apart: their carriageways cover y = -3.5 .. 7.5, the whole face that the
+    // centerlines enclose between the cross roads (0 <= x <= 100, 0 <= y <= 4).
+    assert!(blocks_at(&n, 50.0, 2.0).is_empty(), "a block between the tight carriageways");
+    assert!(!block_vertex_in(&n, (-3.5, -3.5), (103.5, 7.5)), "a block on the tight carriageways");
+    assert!(!has(&n, DiagnosticCode::FaceDropped), "the covered face left a remnant: {:?}", n.diagnostics);
+    // Each pair of ends on a cross road, 4 m apart, is one junction of four arms.
+    for x in [0.0, 100.0] {
+        let j = junction_at(&n, x, 2.0).unwrap_or_else(|| panic!("no junction at x = {x}"));
+        let cross = if x == 0.0 { "tight_w" } else { "tight_e" };
+        let mut roads = vec![cross, "tight_n", "tight_s"];
+        roads.sort_unstable();
+        assert_eq!(j.roads, roads);
+        assert_eq!(j.degree, 4);
+    }
+    // The same drawn 40 m apart encloses one block: 93 m × 33 m between the curbs, less four
+    // rounded corners.
+    assert_eq!(n.blocks.len(), 1);
+    let wide = blocks_at(&n, 350.0, 20.0);
+    assert_eq!(wide.len(), 1);
+    let expected = 93.0 * 33.0 - 4.0 * fillet_loss();
+    assert!((wide[0].area - expected).abs() < 0.01 * expected, "block of {} m², expected {expected}", wide[0].area);
 }
