@@ -1,7 +1,10 @@
 // SYNTAX-CHECK STAND-INS, NOT ENGINE HEADERS.
 // Mirrors: UObject/Object.h, UObject/UObjectGlobals.h (NewObject, CreateDefaultSubobject),
 // Templates/Casts.h (Cast), UObject/ObjectPtr.h (TObjectPtr), Templates/SubclassOf.h; only the
-// members the plugin uses. Modify/PostEditUndo: UE_API_NOTES B.4 and B.7.
+// members the plugin uses. Modify/PostEditUndo: UE_API_NOTES B.4 and B.7. MarkPackageDirty is
+// not in the notes: declared as in UObject/UObjectBaseUtility.h of the public UE 5.4 mirror
+// izzy2lost/UnrealEngineUWP ("COREUOBJECT_API bool MarkPackageDirty() const;", a member of
+// UObjectBaseUtility, UObject's base; declared on UObject here, which calls the same way).
 #pragma once
 
 #include "CoreMinimal.h"
@@ -18,6 +21,7 @@ public:
 	FName GetFName() const;
 	virtual UWorld* GetWorld() const;
 	virtual bool Modify(bool bAlwaysMarkDirty = true);
+	bool MarkPackageDirty() const;
 #if WITH_EDITOR
 	virtual void PostEditUndo();
 #endif

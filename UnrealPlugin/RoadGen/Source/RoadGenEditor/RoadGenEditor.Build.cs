@@ -1,5 +1,7 @@
 // Editor module: the editor subsystem (Generate / Regenerate / Clear / FollowRoads), the Scriptable Tools and the
 // one place that calls the Rust library (RoadGenRunner). The only module that depends on RoadGenLib.
+// The separate plugin RoadGenPCG depends on this module (RoadGen::Run, exported with ROADGENEDITOR_API);
+// never the reverse: nothing here may depend on RoadGenPCG or PCG (scripts/check_plugin_syntax.sh checks).
 using UnrealBuildTool;
 
 public class RoadGenEditor : ModuleRules

@@ -14,8 +14,11 @@ namespace UE::Geometry { class FDynamicMesh3; }
 
 /**
  * The generated road network of a level (made and updated by URoadGenEditorSubsystem). Its
- * meshes are always the whole network's: the library's incremental update (rg_update, ABI 0.2)
- * is not used by the plugin yet.
+ * meshes are always the whole network's. Generate, Regenerate and Clear rebuild it with a full
+ * generation; URoadGenEditorSubsystem::FollowRoads (the Follow Roads tool) keeps it up to date
+ * with the library's incremental update (rg_update, ABI 0.2, through FRoadGenLive), which gives
+ * the same result as a full generation and replaces only the mesh components of the kinds that
+ * changed.
  */
 UCLASS(ClassGroup = (RoadGen), meta = (DisplayName = "RoadGen Network"))
 class ROADGEN_API ARoadGenNetworkActor : public AActor

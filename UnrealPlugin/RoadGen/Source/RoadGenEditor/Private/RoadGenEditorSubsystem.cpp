@@ -45,6 +45,12 @@ UWorld* URoadGenEditorSubsystem::GetEditorWorld()
 
 ARoadGenNetworkActor* URoadGenEditorSubsystem::FindNetworkActor(UWorld* World)
 {
+	// The public entry points check World first and report "no editor world"; this guard keeps
+	// TActorIterator from ever getting a null world.
+	if (World == nullptr)
+	{
+		return nullptr;
+	}
 	for (TActorIterator<ARoadGenNetworkActor> It(World); It; ++It)
 	{
 		return *It;
@@ -202,7 +208,13 @@ bool URoadGenEditorSubsystem::Generate(FString& OutMessage)
 
 bool URoadGenEditorSubsystem::Regenerate(FString& OutMessage)
 {
-	ARoadGenNetworkActor* Actor = FindNetworkActor(GetEditorWorld());
+	UWorld* World = GetEditorWorld();
+	if (World == nullptr)
+	{
+		OutMessage = TEXT("no editor world");
+		return false;
+	}
+	ARoadGenNetworkActor* Actor = FindNetworkActor(World);
 	if (Actor == nullptr || Actor->GeneratedFrom.IsEmpty())
 	{
 		OutMessage = TEXT("nothing generated yet: run Generate first");
@@ -222,7 +234,13 @@ bool URoadGenEditorSubsystem::Regenerate(FString& OutMessage)
 
 bool URoadGenEditorSubsystem::Clear(FString& OutMessage)
 {
-	ARoadGenNetworkActor* Actor = FindNetworkActor(GetEditorWorld());
+	UWorld* World = GetEditorWorld();
+	if (World == nullptr)
+	{
+		OutMessage = TEXT("no editor world");
+		return false;
+	}
+	ARoadGenNetworkActor* Actor = FindNetworkActor(World);
 	if (Actor == nullptr)
 	{
 		OutMessage = TEXT("no RoadGen Network actor in the level");
@@ -282,6 +300,15 @@ bool URoadGenEditorSubsystem::FollowRoads(FString& OutMessage)
 		}
 	}
 	Actor->SetMeshes(Result.Meshes, KindChanged);
+	// Saved with the level: MarkPackageDirty, not Modify() in a transaction of our own. A
+	// transaction per tick would flood the undo history with one entry per frame of a drag, and
+	// Modify() would record the network actor into whatever transaction is open at that moment
+	// (the editor's own one of a drag, if it keeps one open). The spline edits stay the undoable
+	// steps; what their undo brings back is followed by the next tick (and a restored network
+	// actor is rebuilt by HandleRestoredByUndo). The mesh components are subobjects of the actor
+	// and live in its package (the level's, or the actor's own external package with one file
+	// per actor), so marking the actor's package dirty covers them too.
+	Actor->MarkPackageDirty();
 	OutMessage = FString::Printf(TEXT("%d roads: %d junctions, %d road pieces, %d blocks, %d diagnostics"), Roads.Num(),
 		Result.NumJunctions, Result.NumRoadPieces, Actor->Blocks.Num(), Actor->Diagnostics.Num());
 	return true;

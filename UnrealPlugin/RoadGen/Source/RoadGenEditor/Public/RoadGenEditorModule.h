@@ -4,7 +4,7 @@
 #include "Modules/ModuleInterface.h"
 
 /** Checks the library's version at startup and registers the "RoadGen" message log. */
-class FRoadGenEditorModule : public IModuleInterface
+class ROADGENEDITOR_API FRoadGenEditorModule : public IModuleInterface
 {
 public:
 	/** Name of the message log that receives diagnostics (Window > Message Log > RoadGen). */

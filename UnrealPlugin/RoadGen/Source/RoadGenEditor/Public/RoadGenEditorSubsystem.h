@@ -48,7 +48,9 @@ public:
 	 * kinds that changed get new meshes. Cheap when nothing changed. The first call (or one
 	 * after Generate, Regenerate, Clear, undo or new settings) builds everything; with no
 	 * network actor yet it runs Generate. Not a transaction of its own: the spline edits are the
-	 * undoable steps, and the next call follows what their undo brings back. Diagnostics are not
+	 * undoable steps, and the next call follows what their undo brings back. A call that changed
+	 * the network marks the actor's package dirty, so the followed result is saved with the
+	 * level. Diagnostics are not
 	 * sent to the message log (Generate does that). False when the library refused the roads.
 	 */
 	UFUNCTION(BlueprintCallable, Category = "RoadGen")

@@ -64,19 +64,14 @@ namespace
 #endif
 	}
 
-	/** Emits the outer ring of Polygon as a closed linear spline on Pin with Tags. */
-	void EmitOutline(FPCGContext* Context, const FRoadGenPolygon& Polygon, double Height, const FName& Pin, const TArray<FString>& Tags)
+	/** Emits Ring as a closed linear spline at z = Height on Pin with Tags. */
+	void EmitRing(FPCGContext* Context, const FRoadGenRing& Ring, double Height, const FName& Pin, const TArray<FString>& Tags)
 	{
-		if (Polygon.Rings.IsEmpty())
-		{
-			return;
-		}
-		const FRoadGenRing& Outer = Polygon.Rings[0];
 		TArray<FSplinePoint> Points;
-		Points.Reserve(Outer.Points.Num());
-		for (int32 Index = 0; Index < Outer.Points.Num(); ++Index)
+		Points.Reserve(Ring.Points.Num());
+		for (int32 Index = 0; Index < Ring.Points.Num(); ++Index)
 		{
-			const FVector2D& P = Outer.Points[Index];
+			const FVector2D& P = Ring.Points[Index];
 			Points.Add(FSplinePoint(static_cast<float>(Index), FVector(P.X, P.Y, Height), ESplinePointType::Linear));
 		}
 		UPCGSplineData* Data = NewSplineData(Context);
@@ -87,6 +82,28 @@ namespace
 		for (const FString& Tag : Tags)
 		{
 			Out.Tags.Add(Tag);
+		}
+	}
+
+	/**
+	 * Emits Polygon: its outer ring (Rings[0]) on OuterPin with Tags, and each hole (Rings[1],
+	 * Rings[2], ...) on HolePin with Tags plus "RoadGenHole" and "RoadGenRing:<ring index>".
+	 * Rings keep the library's point order.
+	 */
+	void EmitPolygon(FPCGContext* Context, const FRoadGenPolygon& Polygon, double Height, const FName& OuterPin, const FName& HolePin,
+		const TArray<FString>& Tags)
+	{
+		if (Polygon.Rings.IsEmpty())
+		{
+			return;
+		}
+		EmitRing(Context, Polygon.Rings[0], Height, OuterPin, Tags);
+		for (int32 Ring = 1; Ring < Polygon.Rings.Num(); ++Ring)
+		{
+			TArray<FString> HoleTags = Tags;
+			HoleTags.Add(FString(PCGRoadGenTags::Hole));
+			HoleTags.Add(FString::Printf(TEXT("RoadGenRing:%d"), Ring));
+			EmitRing(Context, Polygon.Rings[Ring], Height, HolePin, HoleTags);
 		}
 	}
 }
@@ -119,7 +136,9 @@ TArray<FPCGPinProperties> UPCGRoadGenBlocksSettings::OutputPinProperties() const
 {
 	TArray<FPCGPinProperties> Pins;
 	Pins.Emplace(PCGRoadGenPins::Blocks, EPCGDataType::Spline);
+	Pins.Emplace(PCGRoadGenPins::BlockHoles, EPCGDataType::Spline);
 	Pins.Emplace(PCGRoadGenPins::Lots, EPCGDataType::Spline);
+	Pins.Emplace(PCGRoadGenPins::LotHoles, EPCGDataType::Spline);
 	return Pins;
 }
 
@@ -155,10 +174,10 @@ bool FPCGRoadGenBlocksElement::ExecuteInternal(FPCGContext* Context) const
 	for (const FRoadGenBlock& Block : Result.Blocks)
 	{
 		const FString BlockTag = FString::Printf(TEXT("RoadGenBlock:%s"), *Block.Id);
-		EmitOutline(Context, Block.Outline, Settings->OutlineHeight, PCGRoadGenPins::Blocks, {BlockTag});
+		EmitPolygon(Context, Block.Outline, Settings->OutlineHeight, PCGRoadGenPins::Blocks, PCGRoadGenPins::BlockHoles, {BlockTag});
 		for (int32 Lot = 0; Lot < Block.Lots.Num(); ++Lot)
 		{
-			EmitOutline(Context, Block.Lots[Lot], Settings->OutlineHeight, PCGRoadGenPins::Lots,
+			EmitPolygon(Context, Block.Lots[Lot], Settings->OutlineHeight, PCGRoadGenPins::Lots, PCGRoadGenPins::LotHoles,
 				{BlockTag, FString::Printf(TEXT("RoadGenLot:%d"), Lot)});
 		}
 	}

@@ -1,5 +1,6 @@
-// PCG node "RoadGen Blocks": road splines in, the city blocks and their lots out, as closed
-// spline data tagged with their ids, so that a graph can place buildings per block or lot.
+// PCG node "RoadGen Blocks" (plugin RoadGenPCG): road splines in, the city blocks, their holes
+// and their lots out, as closed spline data tagged with their ids, so that a graph can place
+// buildings per block or lot and keep them out of the holes.
 #pragma once
 
 #include "CoreMinimal.h"
@@ -13,10 +14,27 @@ namespace PCGRoadGenPins
 {
 	/** Input: spline data, one per road (e.g. from Get Spline Data on the road actors). */
 	inline const FName Roads(TEXT("Roads"));
-	/** Output: one closed spline per block outline; tags "RoadGenBlock:<id>". */
+	/** Output: one closed spline per block outline (outer ring); tags "RoadGenBlock:<id>". */
 	inline const FName Blocks(TEXT("Blocks"));
-	/** Output: one closed spline per lot; tags "RoadGenBlock:<id>" and "RoadGenLot:<index>". */
+	/**
+	 * Output: one closed spline per hole of a block outline (ring 1, 2, ... of the polygon);
+	 * tags "RoadGenHole", "RoadGenBlock:<id>" and "RoadGenRing:<ring index>".
+	 */
+	inline const FName BlockHoles(TEXT("BlockHoles"));
+	/** Output: one closed spline per lot (outer ring); tags "RoadGenBlock:<id>" and "RoadGenLot:<index>". */
 	inline const FName Lots(TEXT("Lots"));
+	/**
+	 * Output: one closed spline per hole of a lot; tags "RoadGenHole", "RoadGenBlock:<id>",
+	 * "RoadGenLot:<index>" and "RoadGenRing:<ring index>".
+	 */
+	inline const FName LotHoles(TEXT("LotHoles"));
+}
+
+/** Tag names of the node's output data (each datum also has a "<name>:<value>" tag with its id). */
+namespace PCGRoadGenTags
+{
+	/** On every hole ring (BlockHoles and LotHoles), alone, so that a graph can filter by it. */
+	inline const TCHAR* const Hole = TEXT("RoadGenHole");
 }
 
 UCLASS(BlueprintType, ClassGroup = (Procedural))
