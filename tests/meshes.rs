@@ -2,18 +2,49 @@
 
 mod common;
 
-use common::{load, meshes_checked};
+use common::{check_nothing_lost, load, meshes_checked_stats, MeshStats};
 use roadgen::core::{build, Settings};
 
-/// Builds the network and meshes of a file under `tests/data` and checks every mesh invariant
-/// (`common::check_meshes`), and that two mesh runs are equal.
-fn check(input_rel: &str) {
+/// Builds the network and meshes of a file under `tests/data`, checks that no input road is
+/// lost (`common::check_nothing_lost`) and every mesh invariant (`common::check_meshes`, which
+/// also requires every block mesh to be non-empty), and that two mesh runs are equal; prints
+/// and returns what was measured. At most `max_off` road pieces exempt from the coverage check
+/// (`common::MeshStats::exempt`, a known defect of the road meshes) may be off: the counts
+/// measured when the check was written, so that a new hole or overlap fails.
+fn check(input_rel: &str, max_off: usize) -> MeshStats {
     let input = load(input_rel);
     let settings = Settings::default();
     let net = build(&input, &settings).unwrap();
-    meshes_checked(input_rel, &net, &settings, &input);
+    assert_eq!(check_nothing_lost(input_rel, &input, &net), 0, "{input_rel}: roads trimmed away");
+    let (_, stats) = meshes_checked_stats(input_rel, &net, &settings, &input);
+    for (kind, c) in [
+        ("roads", &stats.roads),
+        ("exempt roads", &stats.exempt),
+        ("junctions", &stats.junctions),
+        ("block tops", &stats.blocks),
+        ("block bottoms", &stats.bottoms),
+    ] {
+        println!(
+            "{input_rel}: {} {kind}: worst coverage error {:.3e} of the area ({}), {:.3e} m per metre of outline ({}), folded {:.3e} m² ({})",
+            c.count, c.rel.0, c.rel.1, c.per_len.0, c.per_len.1, c.folded.0, c.folded.1
+        );
+    }
+    println!(
+        "{input_rel}: {} exempt road pieces off by more than the tolerance, {:.3} m² in all",
+        stats.exempt_off.0, stats.exempt_off.1
+    );
+    assert!(
+        stats.exempt_off.0 <= max_off,
+        "{input_rel}: {} exempt road pieces off their polygon's area, at most {max_off} known",
+        stats.exempt_off.0
+    );
+    stats
 }
 
+/// The golden cases need no excused mouth corner: in none do two arms of a junction overlap.
+/// Two have an exempt road piece off its polygon's area: `tight_bend` (`r/uturn/0.00`, a
+/// U-turn of radius 3 m and width 10 m, 210 m² of its carriageway mesh covered twice) and
+/// `spline_curves` (`r/bow/0.00`, 0.004 m²).
 #[test]
 fn golden_cases() {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
@@ -23,16 +54,32 @@ fn golden_cases() {
         .filter(|n| n.ends_with(".roads.json"))
         .collect();
     names.sort();
+    assert!(names.len() >= 20, "{} golden cases", names.len());
+    let mut excused = Vec::new();
     for name in names {
         let rel = format!("golden/{name}");
-        check(&rel);
+        let known = ["golden/spline_curves.roads.json", "golden/tight_bend.roads.json"];
+        let stats = check(&rel, usize::from(known.contains(&rel.as_str())));
+        if stats.excused_corners > 0 {
+            excused.push((rel, stats.excused_corners));
+        }
     }
+    assert!(excused.is_empty(), "excused mouth corners in golden cases: {excused:?}");
 }
 
 #[test]
 fn real_networks() {
-    for rel in ["momepy/bubenec.roads.json", "osm/kotka.roads.json", "pcgdemo/CitySpline.json"] {
-        check(rel);
+    for (rel, max_off) in [
+        ("momepy/bubenec.roads.json", 1),
+        ("momepy/momepy_rabs_1.roads.json", 0),
+        ("momepy/momepy_rabs_2.roads.json", 0),
+        ("momepy/momepy_rabs_3.roads.json", 0),
+        ("osm/kotka.roads.json", 3),
+        ("pcgdemo/CitySpline.json", 0),
+        ("pcgdemo/ThreeRoadModel.json", 0),
+        ("pointcloud/crossing.json", 0),
+    ] {
+        check(rel, max_off);
     }
 }
 
@@ -40,7 +87,7 @@ fn real_networks() {
 #[test]
 fn liege_center() {
     let rel = "osm/liege_center.roads.json";
-    check(rel);
+    check(rel, 48);
 }
 
 /// The whole of Liège (16,387 roads, about 29,500 mouths, 4,414 block platforms). Once a known
@@ -50,7 +97,7 @@ fn liege_center() {
 #[test]
 fn liege() {
     let rel = "osm/liege.roads.json";
-    check(rel);
+    check(rel, 472);
 }
 
 /// The share of triangles of `ts` with an angle below `deg` degrees, and their number.
