@@ -3,8 +3,18 @@
 
 mod common;
 
-use common::build_checked;
-use roadgen::core::{build, DiagnosticCode, Error, Input, Point, Point3, Road, RoadGeometry, Settings};
+use roadgen::core::{
+    build, DiagnosticCode, Error, FeatureMesh, Input, Network, Point, Point3, Road, RoadGeometry, Settings,
+};
+
+/// [`common::build_checked`] (the network, built twice, with every invariant), then
+/// [`common::meshes_checked`] on it (its meshes, built twice, with every invariant), so that a
+/// panic or a bad mesh in the mesh stage shows too; returns the network and its meshes.
+fn build_and_mesh_checked(what: &str, input: &Input, settings: &Settings) -> (Network, Vec<FeatureMesh>) {
+    let (net, _) = common::build_checked(what, input, settings);
+    let meshes = common::meshes_checked(what, &net, settings, input);
+    (net, meshes)
+}
 
 fn pl(id: &str, w: f64, pts: &[(f64, f64)]) -> Road {
     Road {
@@ -31,7 +41,7 @@ fn skipped_but_rest_built(name: &str, bad: Road) {
     let mut roads = cross(0.0);
     let id = bad.id.clone();
     roads.push(bad);
-    let (net, _) = build_checked(name, &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked(name, &Input { roads }, &Settings::default());
     assert!(
         net.diagnostics.iter().any(|d| d.code == DiagnosticCode::RoadSkipped && d.road.as_deref() == Some(&id)),
         "{name}: {:?}",
@@ -106,7 +116,7 @@ fn degenerate_geometry_still_gives_a_valid_network() {
         ),
     ];
     for (name, roads) in cases {
-        build_checked(name, &Input { roads }, &Settings::default());
+        build_and_mesh_checked(name, &Input { roads }, &Settings::default());
     }
 }
 
@@ -124,7 +134,7 @@ fn skipped<'a>(net: &'a roadgen::core::Network, id: &str) -> &'a roadgen::core::
 fn skipped_saying(name: &str, bad: Road, says: &str) {
     let mut roads = cross(0.0);
     roads.push(bad);
-    let (net, _) = build_checked(name, &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked(name, &Input { roads }, &Settings::default());
     let d = skipped(&net, "bad");
     assert!(d.message.contains("road bad") && d.message.contains(says), "{name}: {}", d.message);
     assert_eq!(net.junctions.len(), 1, "{name}");
@@ -155,8 +165,8 @@ fn consecutive_duplicate_points_are_merged() {
         pl("a", 7.0, &[(-100.0, 0.0), (-100.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (100.0, 0.0)]),
         pl("b", 7.0, &[(0.0, -100.0), (0.0, 100.0), (0.0, 100.0)]),
     ];
-    let (a, _) = build_checked("clean", &Input { roads: clean }, &Settings::default());
-    let (b, _) = build_checked("repeated points", &Input { roads: repeated }, &Settings::default());
+    let (a, _) = build_and_mesh_checked("clean", &Input { roads: clean }, &Settings::default());
+    let (b, _) = build_and_mesh_checked("repeated points", &Input { roads: repeated }, &Settings::default());
     assert_eq!(a, b);
 }
 
@@ -190,7 +200,7 @@ fn zero_and_negative_widths_are_skipped() {
 fn enormous_widths() {
     skipped_saying("width 1e12", pl("bad", 1e12, &[(0.0, 10.0), (10.0, 10.0)]), "is not a positive number up to");
     let roads = vec![pl("a", 1e5, &[(0.0, 0.0), (100.0, 0.0)]), pl("b", 7.0, &[(50.0, -50.0), (50.0, 50.0)])];
-    let (net, _) = build_checked("width 1e5", &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked("width 1e5", &Input { roads }, &Settings::default());
     assert!(!net.diagnostics.iter().any(|d| d.code == DiagnosticCode::RoadSkipped));
     let wide =
         net.pieces.iter().any(|p| p.road == "a") || net.junctions.iter().any(|j| j.roads.iter().any(|r| r == "a"));
@@ -200,8 +210,8 @@ fn enormous_widths() {
 /// At 1e7 m from the origin a crossing is built as it is at the origin.
 #[test]
 fn coordinates_of_1e7_m() {
-    let (here, _) = build_checked("at the origin", &Input { roads: cross(0.0) }, &Settings::default());
-    let (far, _) = build_checked("at 1e7 m", &Input { roads: cross(1e7) }, &Settings::default());
+    let (here, _) = build_and_mesh_checked("at the origin", &Input { roads: cross(0.0) }, &Settings::default());
+    let (far, _) = build_and_mesh_checked("at 1e7 m", &Input { roads: cross(1e7) }, &Settings::default());
     assert_eq!((far.junctions.len(), far.pieces.len(), far.blocks.len()), (1, 4, 0));
     let area = |n: &roadgen::core::Network| roadgen::core::validate::polygon_area(&n.junctions[0].polygon);
     assert!((area(&here) - area(&far)).abs() < 1e-3 * area(&here), "{} m² vs {} m²", area(&here), area(&far));
@@ -217,7 +227,7 @@ fn two_identical_roads_on_top_of_each_other() {
         pl("b", 7.0, &[(-100.0, 0.0), (100.0, 0.0)]),
         pl("c", 7.0, &[(0.0, -100.0), (0.0, 100.0)]),
     ];
-    let (net, _) = build_checked("identical roads", &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked("identical roads", &Input { roads }, &Settings::default());
     let met: std::collections::BTreeSet<&str> =
         net.junctions.iter().flat_map(|j| j.roads.iter().map(|r| r.as_str())).collect();
     assert!(["a", "b", "c"].iter().all(|r| met.contains(r)), "{met:?}");
@@ -228,7 +238,7 @@ fn two_identical_roads_on_top_of_each_other() {
 #[test]
 fn road_overlapping_another_along_part_of_its_length() {
     let roads = vec![pl("a", 7.0, &[(-100.0, 0.0), (100.0, 0.0)]), pl("b", 7.0, &[(0.0, 0.0), (200.0, 0.0)])];
-    let (net, _) = build_checked("partial overlap", &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked("partial overlap", &Input { roads }, &Settings::default());
     for r in ["a", "b"] {
         assert!(net.junctions.iter().any(|j| j.roads.iter().any(|x| x == r)), "{r} meets no junction");
     }
@@ -240,7 +250,8 @@ fn road_overlapping_another_along_part_of_its_length() {
 fn road_crossing_itself_many_times() {
     let mut pts: Vec<(f64, f64)> = (0..40).map(|i| (i as f64 * 10.0, if i % 2 == 0 { 0.0 } else { 60.0 })).collect();
     pts.extend([(400.0, 30.0), (-10.0, 30.0)]);
-    let (net, _) = build_checked("self crossings", &Input { roads: vec![pl("a", 3.0, &pts)] }, &Settings::default());
+    let (net, _) =
+        build_and_mesh_checked("self crossings", &Input { roads: vec![pl("a", 3.0, &pts)] }, &Settings::default());
     assert!(!net.junctions.is_empty());
     assert!(net.junctions.iter().all(|j| j.roads == ["a"]));
     assert!(net
@@ -275,7 +286,7 @@ fn spline_with_a_zero_length_tangent_or_a_cusp() {
         ),
         pl("c", 7.0, &[(0.0, -200.0), (0.0, 100.0)]),
     ];
-    let (net, _) = build_checked("zero tangent and cusp", &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked("zero tangent and cusp", &Input { roads }, &Settings::default());
     assert!(!net.diagnostics.iter().any(|d| d.code == DiagnosticCode::RoadSkipped), "{:?}", net.diagnostics);
     for r in ["zero", "cusp"] {
         assert!(net.pieces.iter().any(|p| p.road == r), "{r} gives no piece");
@@ -287,7 +298,7 @@ fn spline_with_a_zero_length_tangent_or_a_cusp() {
 #[test]
 fn closed_loop_of_three_points() {
     let roads = vec![Road { closed: true, ..pl("a", 7.0, &[(0.0, 0.0), (60.0, 0.0), (30.0, 40.0)]) }];
-    let (net, _) = build_checked("triangle loop", &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked("triangle loop", &Input { roads }, &Settings::default());
     assert_eq!((net.junctions.len(), net.pieces.len(), net.blocks.len()), (0, 1, 1));
     assert_eq!(net.pieces[0].polygon.holes.len(), 1);
 }
@@ -309,7 +320,7 @@ fn hundred_thousand_short_roads() {
     roads.truncate(100_000);
     assert_eq!(roads.len(), 100_000);
     let start = std::time::Instant::now();
-    let (net, _) = build_checked("100,000 roads", &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked("100,000 roads", &Input { roads }, &Settings::default());
     println!("100,000 roads: {:.2} s (two builds and the checks)", start.elapsed().as_secs_f64());
     assert!(!net.diagnostics.iter().any(|d| d.code == DiagnosticCode::RoadSkipped));
     // Every road is a piece or lies inside a junction (a 5 m road between two end-to-end
@@ -368,7 +379,7 @@ fn fuzz_huge_sidewalk_gives_no_lot() {
         ..Default::default()
     };
     let roads = vec![Road { closed: true, profile, ..pl("a", 7.0, &[(0.0, 0.0), (60.0, 0.0), (30.0, 40.0)]) }];
-    let (net, _) = build_checked("huge sidewalk", &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked("huge sidewalk", &Input { roads }, &Settings::default());
     assert_eq!(net.blocks.len(), 1);
     assert!(net.blocks[0].lots.is_empty());
 }
@@ -383,7 +394,7 @@ fn fuzz_huge_sidewalk_gives_no_lot() {
 /// stays proportional to the outline.
 #[test]
 fn fuzz_long_closed_road_meshes_in_bounded_work() {
-    use roadgen::core::{build_meshes, FeatureKind, MeshCollector};
+    use roadgen::core::FeatureKind;
     const N: usize = 16_384;
     const RADIUS: f64 = 1e6;
     let pts: Vec<(f64, f64)> = (0..N)
@@ -394,15 +405,13 @@ fn fuzz_long_closed_road_meshes_in_bounded_work() {
         .collect();
     let roads = vec![Road { closed: true, ..pl("ring", 10.0, &pts) }];
     let settings = Settings::default();
-    let (net, _) = build_checked("long closed road", &Input { roads }, &settings);
+    let (net, meshes) = build_and_mesh_checked("long closed road", &Input { roads }, &settings);
     assert_eq!(net.pieces.len(), 1);
     assert_eq!(net.blocks.len(), 1);
-    let mut meshes = MeshCollector::default();
-    build_meshes(&net, &settings, &mut meshes);
-    let road = meshes.meshes.iter().find(|m| m.kind == Some(FeatureKind::Road)).unwrap();
+    let road = meshes.iter().find(|m| m.kind == Some(FeatureKind::Road)).unwrap();
     // Two curb points per centerline vertex (the seam's vertex twice).
     assert!(road.vertices.len() <= 2 * (N + 1), "{}", road.vertices.len());
-    let block = meshes.meshes.iter().find(|m| m.kind == Some(FeatureKind::Block)).unwrap();
+    let block = meshes.iter().find(|m| m.kind == Some(FeatureKind::Block)).unwrap();
     let outline: usize =
         net.blocks[0].polygon.exterior.len() + net.blocks[0].lots.iter().map(|l| l.exterior.len()).sum::<usize>();
     // Top (band and lots), a skirt of four vertices per outline edge, and a bottom.
@@ -458,7 +467,7 @@ fn fuzz_far_roads_unbury_their_mouths_in_bounded_work() {
             ..pl("r2", 100.0, &[])
         },
     ];
-    let (net, _) = build_checked("unbury march", &Input { roads }, &Settings::default());
+    let (net, _) = build_and_mesh_checked("unbury march", &Input { roads }, &Settings::default());
     assert!(!net.junctions.is_empty());
 }
 
@@ -470,7 +479,7 @@ fn fuzz_far_roads_unbury_their_mouths_in_bounded_work() {
 #[test]
 fn fuzz_far_ring_builds_in_bounded_work() {
     let input = common::load("fuzz/far_ring.roads.json");
-    let (net, _) = build_checked("far ring", &input, &Settings::default());
+    let (net, _) = build_and_mesh_checked("far ring", &input, &Settings::default());
     assert!(net.junctions.len() >= 2, "{} junctions", net.junctions.len());
     assert!(net.pieces.iter().any(|p| p.road == "ring") && net.pieces.iter().any(|p| p.road == "through"));
 }
@@ -485,7 +494,7 @@ fn fuzz_far_ring_builds_in_bounded_work() {
 #[test]
 fn fuzz_wide_zigzag_gives_valid_output() {
     let input = common::load("fuzz/wide_zigzag.roads.json");
-    let (net, _) = build_checked("wide zigzag", &input, &Settings::default());
+    let (net, _) = build_and_mesh_checked("wide zigzag", &input, &Settings::default());
     assert_eq!(net.junctions.len(), 1);
     assert!(net.blocks.is_empty(), "{} blocks inside a road 1010 m wide", net.blocks.len());
     // The junction covers the road a few metres around its zigzag.

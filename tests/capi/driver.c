@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,32 @@ OFFSET(RgChangesView, remeshed_count);
 OFFSET(RgChangesView, full_build);
 _Static_assert(sizeof(RgHandle) == 8, "RgHandle is 64 bits");
 _Static_assert(sizeof(RgResult) == RG_EXPECT_SIZEOF_RgResult, "RgResult: sizeof differs from Rust");
+
+/* ---- Enum values: fixed and never reused (rust/capi/types.rs: "The numeric values are fixed
+ * and never reused"). A host stores and compares the numbers, so a renumbering must stop the
+ * compile here, not pass through a regenerated header. ---- */
+
+#define VALUE(name, v) _Static_assert(name == v, #name " is not " #v)
+VALUE(RgResult_Ok, 0);
+VALUE(RgResult_NullArgument, 1);
+VALUE(RgResult_InvalidArgument, 2);
+VALUE(RgResult_InvalidHandle, 3);
+VALUE(RgResult_InvalidRoad, 4);
+VALUE(RgResult_BufferTooSmall, 5);
+VALUE(RgResult_Panic, 6);
+VALUE(RgDiagnosticCode_RoadSkipped, 0);
+VALUE(RgDiagnosticCode_RadiusReduced, 1);
+VALUE(RgDiagnosticCode_JunctionsMerged, 2);
+VALUE(RgDiagnosticCode_NearMiss, 3);
+VALUE(RgDiagnosticCode_GradeSeparated, 4);
+VALUE(RgDiagnosticCode_FaceDropped, 5);
+VALUE(RgDiagnosticCode_OvershootTrimmed, 6);
+VALUE(RgDiagnosticCode_EndSnapped, 7);
+VALUE(RgDiagnosticCode_JunctionFallback, 8);
+VALUE(RgFeatureKind_Road, 0);
+VALUE(RgFeatureKind_Junction, 1);
+VALUE(RgFeatureKind_Block, 2);
+#undef VALUE
 
 /* ---- Checks ---- */
 
@@ -764,6 +791,28 @@ static void section_errors(void) {
     road.spline.profile_mask = 0x80000000u;
     expect_failure(h, &road.spline, 1, &s, RgResult_InvalidArgument, "masked", "high profile_mask bit");
 
+    /* A misaligned array: RgResult_InvalidArgument ("a misaligned pointer"), refused before it
+     * is read. The pointers are made from integers (implementation-defined, C11 6.3.2.3p5),
+     * not by converting a misaligned pointer (undefined, 6.3.2.3p7); nothing here reads
+     * through them. */
+    {
+        OneRoad pair_of[2];
+        one_road(&pair_of[0], "aligned");
+        one_road(&pair_of[1], "aligned2");
+        RgSpline two[2] = {pair_of[0].spline, pair_of[1].spline};
+        const RgSpline *odd_splines = (const RgSpline *)((uintptr_t)two + 1);
+        expect_failure(h, odd_splines, 1, &s, RgResult_InvalidArgument, "splines is not aligned", "misaligned splines");
+        expect_failure(h, (const RgSpline *)((uintptr_t)two + sizeof(double) / 2), 1, &s, RgResult_InvalidArgument,
+                       "not aligned", "splines half a double off");
+        one_road(&road, "oddpoints");
+        road.spline.points = (const RgSplinePoint *)((uintptr_t)road.points + 1);
+        expect_failure(h, &road.spline, 1, &s, RgResult_InvalidArgument, "points is not aligned", "misaligned points");
+        CHECK(strstr(last_error(h), "oddpoints") != NULL, "misaligned points: the message names the road: %s",
+              last_error(h));
+        expect_failure(h, &road.spline, 1, (const RgSettings *)((uintptr_t)&s + 1), RgResult_InvalidArgument,
+                       "settings is not aligned", "misaligned settings");
+    }
+
     /* Strict mode: the bad road stops the call and is named. */
     OneRoad roads[2];
     one_road(&roads[0], "fine");
@@ -804,6 +853,26 @@ static void section_null_arrays(void) {
     one_road(&road, "noid");
     road.spline.id = NULL;
     expect_failure(h, &road.spline, 1, &s, RgResult_NullArgument, "id", "id NULL with a length");
+
+    /* A count too large for memory (its bytes past PTRDIFF_MAX, or not even a size_t) with a
+     * pointer that is not null: RgResult_InvalidArgument ("a count too large for memory"),
+     * refused before anything is read (rust/capi/lib.rs `borrow`). */
+    one_road(&road, "huge");
+    expect_failure(h, &road.spline, SIZE_MAX, &s, RgResult_InvalidArgument, "too large", "SIZE_MAX splines");
+    CHECK(strstr(last_error(h), "splines") != NULL, "SIZE_MAX splines: the message names the array: %s", last_error(h));
+    expect_failure(h, &road.spline, (size_t)PTRDIFF_MAX / sizeof(RgSpline) + 1, &s, RgResult_InvalidArgument, "too large",
+                   "splines just past PTRDIFF_MAX bytes");
+    road.spline.point_count = SIZE_MAX;
+    expect_failure(h, &road.spline, 1, &s, RgResult_InvalidArgument, "too large", "SIZE_MAX points");
+    CHECK(strstr(last_error(h), "points") != NULL && strstr(last_error(h), "huge") != NULL,
+          "SIZE_MAX points: the message names the array and the road: %s", last_error(h));
+    one_road(&road, "huge");
+    road.spline.id_len = SIZE_MAX;
+    expect_failure(h, &road.spline, 1, &s, RgResult_InvalidArgument, "too large", "an id of SIZE_MAX bytes");
+    CHECK(strstr(last_error(h), "id") != NULL, "SIZE_MAX id: the message names the id: %s", last_error(h));
+    /* The handle is still usable. */
+    one_road(&road, "after");
+    CHECK(rg_generate(h, &road.spline, 1, &s) == RgResult_Ok, "a good road after the huge counts: %s", last_error(h));
     CHECK(rg_network_free(h) == RgResult_Ok, "free");
 }
 

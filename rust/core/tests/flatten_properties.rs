@@ -2,12 +2,18 @@
 //! lies within the tolerance of the polyline, the polyline passes through every input point,
 //! and a closed road comes back to its first point.
 
+#[path = "../src/proptests/config.rs"]
+mod config;
+
 use proptest::prelude::*;
 use roadgen_core::flatten::{auto_tangents, flatten_road, hermite};
 use roadgen_core::{Point3, PointKind, Road, RoadGeometry, SplinePoint};
 
 /// Cases per property (each flattens one spline and samples it densely).
 const CASES: u32 = 256;
+/// Seed of the case generator, so that every run (and CI) draws the same cases; set
+/// `PROPTEST_RNG_SEED` to draw others.
+const SEED: u64 = 0x5EED_F1A7;
 /// Samples of the true curve per spline segment.
 const SAMPLES: usize = 64;
 
@@ -87,7 +93,7 @@ fn true_curve(points: &[SplinePoint], closed: bool) -> Vec<Point3> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, ..ProptestConfig::default() })]
+    #![proptest_config(config::proptest_config(CASES, SEED))]
 
     /// Every point of the true curve is within the tolerance (3D) of the flattened polyline;
     /// the polyline starts at the first point, passes through every input point, and a closed
