@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
 
-use crate::geom::{orient, ring_area, segment_hit, simplify_ring, SegHit};
+use crate::geom::{orient, project_on_segment, ring_area, segment_hit, simplify_ring, SegHit};
 use crate::overlay::{shape, Contour};
 use crate::pipeline::union_box;
 use crate::triangulate::MIN_TRIANGLE_AREA;
@@ -42,7 +42,8 @@ fn band_fits(block: &Polygon, band: f64) -> bool {
     2.0 * band < (hi[0] - lo[0]).min(hi[1] - lo[1])
 }
 
-/// A lot edge meets the block's outer ring (exact test): the inset grazes the block.
+/// A lot edge meets the block's outer ring (exact test) or comes within [`LOT_CLEARANCE`] of it
+/// (a vertex of either that near an edge of the other): the inset grazes the block.
 fn grazes(block: &Polygon, lots: &[Polygon]) -> bool {
     let ring = &block.exterior;
     let edge = |i: usize| (ring[i], ring[(i + 1) % ring.len()]);
@@ -51,11 +52,21 @@ fn grazes(block: &Polygon, lots: &[Polygon]) -> bool {
             .flat_map(|l| std::iter::once(&l.exterior).chain(l.holes.iter()))
             .flat_map(|r| (0..r.len()).map(move |i| (r[i], r[(i + 1) % r.len()])))
     };
-    let hit = |(a, b): (Point, Point), (p, q): (Point, Point)| segment_hit(a, b, p, q) != SegHit::None;
+    let hit = |(a, b): (Point, Point), (p, q): (Point, Point)| {
+        segment_hit(a, b, p, q) != SegHit::None
+            || [(a, p, q), (b, p, q), (p, a, b), (q, a, b)]
+                .into_iter()
+                .any(|(v, s, t)| project_on_segment(v, s, t).1 < LOT_CLEARANCE)
+    };
+    // A lot edge's box, grown by the clearance: the block edges it may come near meet it.
+    let near_box = |e: (Point, Point)| {
+        let (lo, hi) = seg_box(e);
+        ([lo[0] - LOT_CLEARANCE, lo[1] - LOT_CLEARANCE], [hi[0] + LOT_CLEARANCE, hi[1] + LOT_CLEARANCE])
+    };
     if ring.len() <= crate::validate::BRUTE_FORCE_LIMIT {
         let boxes: Vec<_> = (0..ring.len()).map(|i| seg_box(edge(i))).collect();
         return lot_edges().any(|e| {
-            let eb = seg_box(e);
+            let eb = near_box(e);
             (0..ring.len()).any(|i| boxes_meet(eb, boxes[i]) && hit(e, edge(i)))
         });
     }
@@ -68,7 +79,7 @@ fn grazes(block: &Polygon, lots: &[Polygon]) -> bool {
             .collect(),
     );
     lot_edges().any(|e| {
-        let (lo, hi) = seg_box(e);
+        let (lo, hi) = near_box(e);
         tree.locate_in_envelope_intersecting(rstar::AABB::from_corners(lo, hi)).any(|t| hit(e, edge(t.data)))
     })
 }
@@ -291,6 +302,16 @@ impl Wavefront<'_> {
 
 /// How many times a lot inset that grazes its block is taken again, a tolerance deeper.
 const LOT_RETRIES: usize = 4;
+
+/// A lot closer than this to its block's outer ring (metres), without touching it, grazes it
+/// all the same ([`grazes`]). The band between them there is a sliver whose triangles on the
+/// platform's top fall below [`MIN_TRIANGLE_AREA`] and are left out, which leaves a T-vertex in
+/// the top and the platform open: the inset of a block 6·10⁸ m long, on a grid of 2 m, touches
+/// the block's outline at a vertex, but brought back from the grid its coordinates are rounded
+/// by 6·10⁻⁸ m (an ulp at that distance from the grid's centre), and the lot's edge passes
+/// 4·10⁻⁸ m beside the block's vertex. One step of the block grid: block outlines are
+/// computed on it, so no real band is that narrow, and it is far above that rounding.
+const LOT_CLEARANCE: f64 = BLOCK_GRID;
 
 /// The lots of every block: each block inset by its sidewalk band (`curb_width + sidewalk`,
 /// measured from the curb line), parts smaller than the minimum block area left out. Where the
@@ -966,6 +987,74 @@ mod tests {
         };
         assert!(direct_inset(&holed, 2.0).is_none());
         assert_eq!(lots_alone(&holed, 2.0, &Settings::default()).len(), 1);
+    }
+
+    /// Edges of a mesh not matched by the same edge the other way.
+    fn open_edges(m: &crate::mesh_types::FeatureMesh) -> usize {
+        let key = |i: u32| {
+            let q = m.vertices[i as usize].position;
+            [q.x.to_bits(), q.y.to_bits(), q.z.to_bits()]
+        };
+        let mut edges: BTreeMap<_, i64> = BTreeMap::new();
+        for t in &m.triangles {
+            for e in 0..3 {
+                let (a, c) = (key(t[e]), key(t[(e + 1) % 3]));
+                *edges.entry(if a < c { (a, c) } else { (c, a) }).or_default() += if a < c { 1 } else { -1 };
+            }
+        }
+        edges.values().filter(|&&n| n != 0).count()
+    }
+
+    /// A block of the `far_ring` fuzz case (`tests/hostile.rs`), 6·10⁸ m long. Its inset, on a
+    /// grid of 2 m, touches the outline at the vertex (−77.456, −12.502), but its coordinates,
+    /// rounded on the way back from the grid, put the lot's edge 4·10⁻⁸ m beside that vertex
+    /// (the exact test misses it), and the band's triangle between the two, of 6·10⁻⁸ m², was
+    /// left out of the platform's top: a T-vertex, 3 edges open. Passing that near grazes the
+    /// block: the lot is taken deeper or not at all, and the platform is closed.
+    #[test]
+    fn lot_passing_a_hair_beside_the_block_grazes_it() {
+        let outline = block(vec![
+            p(-617019268.4559102, -20.501975346911976),
+            p(-79.45591026544571, -28.501975346911976),
+            p(-78.45591026544571, -27.501975346911976),
+            p(-76.45591026544571, -27.501975346911976),
+            p(-76.45591026544571, -26.501975346911976),
+            p(-75.45591026544571, -24.501975346911976),
+            p(-74.45591026544571, -23.501975346911976),
+            p(-72.45591026544571, -4.501975346911976),
+            p(-72.45591026544571, -1.5019753469119763),
+            p(-73.45591026544571, -0.5019753469119763),
+            p(-73.45591026544571, 0.4980246530880237),
+            p(-74.45591026544571, 1.4980246530880237),
+            p(-77.45591026544571, -1.5019753469119763),
+            p(-77.45591026544571, -12.501975346911976),
+        ]);
+        // The lot that the first inset gave, and that was kept: its last edge passes the hair
+        // beside the outline's last vertex.
+        let hair = block(vec![
+            p(-78.45591020584106, -13.501975346911978),
+            p(-462764470.4559102, -19.501975346911976),
+            p(-78.45591020584106, -25.501975346911976),
+            p(-78.45591020584106, -23.501975346911976),
+            p(-76.45591020584106, -21.501975346911978),
+            p(-74.45591020584106, -3.501975346911978),
+            p(-76.45591020584106, -3.501975346911978),
+            p(-76.45591020584106, -11.501975346911978),
+        ]);
+        let (corner, lot_edge) = (outline.exterior[13], (hair.exterior[7], hair.exterior[0]));
+        assert_eq!(segment_hit(lot_edge.0, lot_edge.1, corner, outline.exterior[0]), SegHit::None);
+        assert!(project_on_segment(corner, lot_edge.0, lot_edge.1).1 < 1e-7);
+        assert!(grazes(&outline, std::slice::from_ref(&hair)));
+        let profile = crate::Profile::default();
+        let settings = Settings::default();
+        let lots = lots_alone(&outline, profile.curb_width + profile.sidewalk_left, &settings);
+        assert!(!lots.contains(&hair));
+        let area = polygon_area(&outline);
+        let b = Block { id: "b".into(), polygon: outline, area, profile, lots };
+        let net = Network { blocks: vec![b], ..Network::default() };
+        let mut meshes = crate::mesh_types::MeshCollector::default();
+        crate::mesh::build_meshes(&net, &settings, &mut meshes);
+        assert_eq!(open_edges(&meshes.meshes[0]), 0);
     }
 
     /// A block outline whose bottom edge dips 10⁻⁷ m at one vertex, with a hole reaching into the
