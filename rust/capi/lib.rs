@@ -482,12 +482,14 @@ pub unsafe extern "C" fn rg_update(
         })?;
         // SAFETY: checked by `borrow`; the caller promises `spline_count` readable splines.
         let splines = unsafe { borrow(splines, spline_count, "splines") }?;
-        let mut edits: Vec<Edit> = Vec::with_capacity(spline_count + removed_count);
+        // SAFETY: checked by `borrow`; the caller promises `removed_count` readable strings.
+        let removed = unsafe { borrow(removed_ids, removed_count, "removed_ids") }?;
+        // Grown as the edits are read, not reserved from the counts: a count the caller got
+        // wrong must come back as an error, never as an allocation that aborts the host.
+        let mut edits: Vec<Edit> = Vec::new();
         for (i, s) in splines.iter().enumerate() {
             edits.push(Edit::Upsert(convert_spline(i, s, f)?));
         }
-        // SAFETY: checked by `borrow`; the caller promises `removed_count` readable strings.
-        let removed = unsafe { borrow(removed_ids, removed_count, "removed_ids") }?;
         for (i, id) in removed.iter().enumerate() {
             // SAFETY: the caller promises `len` readable bytes at `ptr`.
             let bytes = unsafe { borrow(id.ptr.cast::<u8>(), id.len, &format!("removed_ids[{i}]")) }?;

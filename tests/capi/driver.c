@@ -1224,6 +1224,12 @@ static void section_update(void) {
     size_t pieces = w.piece_count;
     CHECK(rg_update(h, NULL, 0, NULL, 2, &c) == RgResult_NullArgument, "null removed_ids with a count");
     CHECK(rg_update(h, NULL, 3, NULL, 0, &c) == RgResult_NullArgument, "null splines with a count");
+    /* Counts no array could have come back as errors, never as an allocation that aborts. */
+    CHECK(rg_update(h, NULL, 0, &gone, SIZE_MAX, &c) == RgResult_InvalidArgument && strstr(last_error(h), "too large"),
+          "removed_ids with a count too large for memory");
+    CHECK(rg_update(h, NULL, 0, NULL, (size_t)1 << 40, &c) == RgResult_NullArgument,
+          "null removed_ids with a count of 2^40");
+    CHECK(rg_update(h, NULL, SIZE_MAX, NULL, 0, &c) == RgResult_NullArgument, "null splines with a count of SIZE_MAX");
     RgSpline broken = s.splines[0];
     broken.points = NULL;
     CHECK(rg_update(h, &broken, 1, NULL, 0, &c) == RgResult_NullArgument, "a spline without points");

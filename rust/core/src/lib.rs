@@ -21,6 +21,9 @@ mod mesh;
 mod mesh_types;
 mod overlay;
 mod pipeline;
+#[cfg(test)]
+#[path = "proptests/config.rs"]
+mod proptest_config;
 mod settings;
 mod types;
 

@@ -1,10 +1,13 @@
 //! Stage 8: meshes for every road piece, junction and block, handed to a [`MeshSink`].
 //!
-//! - A road piece is its carriageway swept along the cut centerline, following its heights; on
-//!   the inner side of a bend tighter than the half-width the curb line would run backwards,
-//!   and is held still instead, so triangles never fold over each other. A dead end gets a
-//!   half-disc cap. `u` runs across the road (metres from the centerline, positive to the left),
-//!   `v` along it (metres along the input road), so textures run on from piece to piece.
+//! - A road piece is its polygon, following its centerline's heights: the carriageway swept
+//!   along the cut centerline where the sweep's outline is the polygon's (most pieces), else
+//!   the polygon triangulated, its mouth corners on the junction's vertices either way (and, for
+//!   the few polygons that end elsewhere than their mouths, the sweep with curb points held
+//!   where a tight bend would run them backwards). No triangle folds over another. A dead end
+//!   gets a half-disc cap. `u` runs across the road (metres from the centerline, positive to
+//!   the left), `v` along it (metres along the input road), so textures run on from piece to
+//!   piece.
 //! - A junction is its surface, constrained-Delaunay triangulated, with heights blended from
 //!   its mouths (inverse square distance), exact on each mouth so that no step opens there. Its
 //!   mouth vertices are the very vertices of the road pieces' ends.
@@ -216,101 +219,127 @@ fn folded_corner(
         .min_by(|a, b| a.dist(q).total_cmp(&b.dist(q)))
 }
 
+/// How near (metres) a vertex of the sweep's outline must come to its polygon's to count as
+/// the same: far below anything visible, far above the rounding of the two computations.
+const SAME_OUTLINE: f64 = 1e-7;
+
+/// The mesh of a road piece: its polygon, exactly, so that it meets its junctions and blocks
+/// without a gap or an overlap. Most pieces are the sweep ([`swept`]) whose outline is the
+/// polygon; the rest (sharp turns that the polygon bevels, bends tighter than the half-width,
+/// ends whose cross-section is not the sweep's) are the polygon triangulated
+/// ([`polygon_mesh`]); a closed road without a junction, or a polygon that ends elsewhere than
+/// its mouths, the sweep with its curb points held where they would run backwards.
 fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, snap: f64, sink: &mut dyn MeshSink) {
     let line = Line::new(p.centerline.clone());
-    let n = line.pts.len();
     sink.begin_feature(FeatureKind::Road, &p.id);
-    if n < 2 {
-        sink.end_feature();
-        return;
+    let closed = p.from.is_none() && p.to.is_none() && line.pts.first() == line.pts.last();
+    if line.pts.len() >= 2 {
+        let (verts, tris) = match swept(p, &line, ends, settings, snap, false) {
+            Ok(mesh) => mesh,
+            // A closed road with no junction keeps the sweep, whose seam has its own vertices
+            // for each side of `v` (a triangulated ring would spread one triangle's texture
+            // over the whole length).
+            Err(_) if closed => swept(p, &line, ends, settings, snap, true).unwrap_or_default(),
+            Err(corners) => polygon_mesh(p, &line, &corners)
+                .or_else(|| swept(p, &line, ends, settings, snap, true).ok())
+                .unwrap_or_default(),
+        };
+        for v in &verts {
+            sink.vertex(*v);
+        }
+        for t in tris {
+            tri(sink, &verts, t, MaterialSlot::Carriageway);
+        }
     }
+    sink.end_feature();
+}
+
+/// An end corner of a piece: where the sweep finds it (`before`) and puts it (`after`: on a
+/// mouth, the junction's own vertex), at centerline vertex `at`, and whether it is a mouth's
+/// (else a dead end's).
+#[derive(Clone, Copy, Debug)]
+struct Corner {
+    before: Point,
+    after: Point,
+    at: usize,
+    mouth: bool,
+}
+
+/// The end corners of a piece, right then left, start then end.
+type Corners = Vec<Corner>;
+
+/// The carriageway swept along the centerline: a cross-section (right, left) at every
+/// centerline vertex, its curb points the polygon's miter points, mouth corners the
+/// junction's own vertices, a dead end's half-disc cap. Vertices: the cross-sections first,
+/// then each cap's centre and arc. `Err` with the mouth corners when its outline would not be
+/// the polygon's (a bevelled turn, a curb point that would run backwards, or any other
+/// difference), unless `lenient`: then a curb point that would run backwards is held where
+/// the one before it is, and of a quad whose diagonals both leave a triangle facing down only
+/// the triangles facing up are kept, so that none folds over (for a piece whose polygon
+/// cannot be triangulated with its mouth corners on the junction's vertices).
+fn swept(
+    p: &RoadPiece,
+    line: &Line,
+    ends: [Option<&Junction>; 2],
+    settings: &Settings,
+    snap: f64,
+    lenient: bool,
+) -> Result<(Vec<MeshVertex>, Vec<[u32; 3]>), Corners> {
+    let n = line.pts.len();
     let half = 0.5 * p.width;
     let len = line.length();
+    let mut exact = p.polygon.holes.is_empty();
     // Cross-sections: (right, left) curb points at every centerline vertex.
     let mut sides: Vec<[Point; 2]> = Vec::with_capacity(n);
     for i in 0..n {
         let s = line.cum[i];
         let pair = if i == 0 || i + 1 == n {
-            [offset_at(&line, s, half, Side::Right), offset_at(&line, s, half, Side::Left)]
+            [offset_at(line, s, half, Side::Right), offset_at(line, s, half, Side::Left)]
         } else {
-            [joint(&line, i, half, Side::Right), joint(&line, i, half, Side::Left)]
+            let (r, rb) = joint(line, i, half, Side::Right);
+            let (l, lb) = joint(line, i, half, Side::Left);
+            exact &= !rb && !lb;
+            [r, l]
         };
         sides.push(pair);
     }
-    // The inner side of a bend tighter than the half-width would run backwards: hold it (but
-    // never move an end, which is shared with a junction or closes a cap).
-    for i in 1..n.saturating_sub(1) {
+    // A closed road with no junction: the seam is a joint like any other vertex (its first
+    // segment follows its last), as in its polygon.
+    let closed_loop = p.from.is_none() && p.to.is_none() && line.pts.first() == line.pts.last();
+    if closed_loop && n >= 4 {
+        let mut wrapped = line.pts.clone();
+        wrapped.push(line.pts[1]);
+        let wl = Line::new(wrapped);
+        let (r, rb) = joint(&wl, n - 1, half, Side::Right);
+        let (l, lb) = joint(&wl, n - 1, half, Side::Left);
+        exact &= !rb && !lb;
+        sides[0] = [r, l];
+        sides[n - 1] = [r, l];
+    }
+    // A curb point that would run backwards (the inner side of a bend tighter than the
+    // half-width, or an end cross-section turned back by a short last segment).
+    for i in 1..n {
         let d = line.pts[i].xy().sub(line.pts[i - 1].xy());
-        let prev = sides[i - 1];
-        for (k, q) in sides[i].iter_mut().enumerate() {
-            if q.sub(prev[k]).dot(d) < 0.0 {
-                *q = prev[k];
+        exact &= (0..2).all(|k| sides[i][k].sub(sides[i - 1][k]).dot(d) > 0.0);
+        if lenient && i + 1 < n {
+            // Never an end, which is shared with a junction or closes a cap.
+            let prev = sides[i - 1];
+            for (k, q) in sides[i].iter_mut().enumerate() {
+                if q.sub(prev[k]).dot(d) < 0.0 {
+                    *q = prev[k];
+                }
             }
         }
     }
-    // Mouth corners are the junction's own vertices. Where the inner curb of a bend tighter
-    // than the half-width folds back over the mouth, the piece's carriageway (and the
-    // junction's outline beside it) ends where the folded curb crosses the mouth: the corner
-    // is that crossing, a vertex of both, on the mouth within the half-width of the corner.
-    for (end, j) in ends.iter().enumerate() {
-        if let Some(j) = j {
-            let i = if end == 0 { 0 } else { n - 1 };
-            let mouth = sides[i];
-            for q in sides[i].iter_mut() {
-                let snapped = snap_to(*q, &j.polygon.exterior, snap);
-                *q = if snapped != *q || j.polygon.exterior.contains(q) {
-                    snapped
-                } else {
-                    folded_corner(*q, mouth, &p.polygon.exterior, &j.polygon.exterior, half, snap).unwrap_or(*q)
-                };
-            }
-        }
-    }
-    let mut verts = Vec::with_capacity(2 * n);
-    for (i, pair) in sides.iter().enumerate() {
-        let c = line.pts[i];
-        let t = unit3(sub3(line.pts[(i + 1).min(n - 1)], line.pts[i.saturating_sub(1)]));
-        let lat = line.dir(i.min(n - 2)).perp();
-        let normal = unit3(cross3(t, Point3::new(lat.x, lat.y, 0.0)));
-        let v = p.start + line.cum[i];
-        for (k, u) in [(0, -half), (1, half)] {
-            let q = pair[k];
-            let vert = MeshVertex { position: Point3::new(q.x, q.y, c.z), normal, uv: [u, v] };
-            verts.push(vert);
-            sink.vertex(vert);
-        }
-    }
-    for i in 0..n - 1 {
-        let (r0, l0, r1, l1) = (2 * i as u32, 2 * i as u32 + 1, 2 * i as u32 + 2, 2 * i as u32 + 3);
-        // Of the quad's two diagonals take one whose triangles both face up; where a tight
-        // bend leaves neither, keep only the triangles that do (never one folded over).
-        let up = |t: [u32; 3]| {
-            let [a, b, c] = t.map(|k| verts[k as usize].position);
-            (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y) > 0.0
-        };
-        let (a, b) = ([r0, r1, l1], [r0, l1, l0]);
-        let (c, d) = ([r0, r1, l0], [r1, l1, l0]);
-        let pick = if up(a) && up(b) {
-            [a, b]
-        } else if up(c) && up(d) {
-            [c, d]
-        } else {
-            [a, b]
-        };
-        for t in pick {
-            if up(t) {
-                tri(sink, &verts, t, MaterialSlot::Carriageway);
-            }
-        }
-    }
-    // Dead ends: a half-disc cap beyond the last cross-section.
-    for (end, j) in ends.iter().enumerate() {
-        let dead = j.is_none() && (if end == 0 { p.from.is_none() } else { p.to.is_none() });
-        let closed_loop = p.from.is_none() && p.to.is_none() && line.pts.first() == line.pts.last();
-        if !dead || closed_loop {
-            continue;
-        }
-        let (i, s) = if end == 0 { (0, 0.0) } else { (n - 1, len) };
+    // The outline, as the polygon's ring runs: the right curb forward, the end cap, the left
+    // curb back, the start cap.
+    let caps: Vec<Option<(usize, f64)>> = (0..2)
+        .map(|end| {
+            let dead = ends[end].is_none() && (if end == 0 { p.from.is_none() } else { p.to.is_none() });
+            (dead && !closed_loop).then(|| if end == 0 { (0, 0.0) } else { (n - 1, len) })
+        })
+        .collect();
+    let arc = |(i, s): (usize, f64), end: usize| -> (Point3, Point, Point, Vec<Point>) {
         let c = line.pts[i];
         let dir = line.dir(line.segment_at(s));
         let nrm = dir.perp();
@@ -318,22 +347,249 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
         let start = if end == 1 { nrm.scale(-1.0) } else { nrm };
         let a0 = start.y.atan2(start.x);
         let steps = arc_steps(half, std::f64::consts::PI, settings.tolerance);
-        let center = sink_vertex(sink, &mut verts, Point3::new(c.x, c.y, c.z), UP, [0.0, p.start + s]);
+        let pts = (1..steps)
+            .map(|k| {
+                let a = a0 + std::f64::consts::PI * k as f64 / steps as f64;
+                Point::new(c.x + half * a.cos(), c.y + half * a.sin())
+            })
+            .collect();
+        (c, dir, nrm, pts)
+    };
+    if closed_loop {
+        // A closed road with no junction: its polygon is the ring between its two curbs (an
+        // outer ring and a hole), the sweep's two sides, the seam once.
+        exact &= ends.iter().all(Option::is_none) && same_points(&sides[..n - 1], &p.polygon);
+    } else if exact {
+        let mut ring: Vec<Point> = sides.iter().map(|s| s[0]).collect();
+        if let Some(c) = caps[1] {
+            ring.extend(arc(c, 1).3);
+        }
+        ring.extend(sides.iter().rev().map(|s| s[1]));
+        if let Some(c) = caps[0] {
+            ring.extend(arc(c, 0).3);
+        }
+        crate::geom::dedup_ring(&mut ring);
+        let poly = &p.polygon.exterior;
+        exact = ring.len() == poly.len() && ring.iter().zip(poly).all(|(a, b)| a.dist(*b) <= SAME_OUTLINE);
+    }
+    // Mouth corners are the junction's own vertices. Where the inner curb of a bend tighter
+    // than the half-width folds back over the mouth, the piece's carriageway (and the
+    // junction's outline beside it) ends where the folded curb crosses the mouth: the corner
+    // is that crossing, a vertex of both, on the mouth within the half-width of the corner.
+    let mut corners: Corners = Vec::new();
+    for (end, j) in ends.iter().enumerate() {
+        let i = if end == 0 { 0 } else { n - 1 };
+        if caps[end].is_some() {
+            corners.extend(sides[i].map(|q| Corner { before: q, after: q, at: i, mouth: false }));
+        }
+        if let Some(j) = j {
+            let mouth = sides[i];
+            for q in sides[i].iter_mut() {
+                let snapped = snap_to(*q, &j.polygon.exterior, snap);
+                let put = if snapped != *q || j.polygon.exterior.contains(q) {
+                    snapped
+                } else {
+                    folded_corner(*q, mouth, &p.polygon.exterior, &j.polygon.exterior, half, snap).unwrap_or(*q)
+                };
+                corners.push(Corner { before: *q, after: put, at: i, mouth: true });
+                *q = put;
+            }
+        }
+    }
+    if !exact && !lenient {
+        return Err(corners);
+    }
+    let mut verts = Vec::with_capacity(2 * n);
+    for (i, pair) in sides.iter().enumerate() {
+        let c = line.pts[i];
+        let normal = section_normal(line, i);
+        let v = p.start + line.cum[i];
+        for (k, u) in [(0, -half), (1, half)] {
+            let q = pair[k];
+            verts.push(MeshVertex { position: Point3::new(q.x, q.y, c.z), normal, uv: [u, v] });
+        }
+    }
+    let mut tris = Vec::with_capacity(2 * n);
+    let up = |verts: &[MeshVertex], t: [u32; 3]| {
+        let [a, b, c] = t.map(|k| verts[k as usize].position);
+        (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y) > 0.0
+    };
+    // A dead end's cap fans out from the centerline's end, which lies on the end
+    // cross-section: the quad next to it takes that point as a vertex too (no T-vertex).
+    let mut center = [None, None];
+    for end in 0..2 {
+        if let Some((i, s)) = caps[end] {
+            center[end] = Some(verts.len() as u32);
+            verts.push(MeshVertex { position: line.pts[i], normal: UP, uv: [0.0, p.start + s] });
+        }
+    }
+    for i in 0..n - 1 {
+        let (r0, l0, r1, l1) = (2 * i as u32, 2 * i as u32 + 1, 2 * i as u32 + 2, 2 * i as u32 + 3);
+        let c0 = center[0].filter(|_| i == 0);
+        let c1 = center[1].filter(|_| i + 2 == n);
+        if c0.is_some() || c1.is_some() {
+            // The quad with its cap centres, counter-clockwise, fanned from one of them.
+            let ring: Vec<u32> = match (c0, c1) {
+                (Some(c0), Some(c1)) => vec![c0, r0, r1, c1, l1, l0],
+                (Some(c0), None) => vec![c0, r0, r1, l1, l0],
+                (None, Some(c1)) => vec![c1, l1, l0, r0, r1],
+                (None, None) => unreachable!("one of them is some"),
+            };
+            for k in 1..ring.len() - 1 {
+                let t = [ring[0], ring[k], ring[k + 1]];
+                if up(&verts, t) {
+                    tris.push(t);
+                } else if !lenient {
+                    return Err(corners);
+                }
+            }
+            continue;
+        }
+        // Of the quad's two diagonals take one whose triangles both face up.
+        let (a, b) = ([r0, r1, l1], [r0, l1, l0]);
+        let (c, d) = ([r0, r1, l0], [r1, l1, l0]);
+        if up(&verts, a) && up(&verts, b) {
+            tris.extend([a, b]);
+        } else if up(&verts, c) && up(&verts, d) {
+            tris.extend([c, d]);
+        } else if lenient {
+            tris.extend([a, b].into_iter().filter(|t| up(&verts, *t)));
+        } else {
+            return Err(corners);
+        }
+    }
+    // Dead ends: a half-disc cap beyond the last cross-section.
+    for end in 0..2 {
+        let (Some((i, s)), Some(center)) = (caps[end], center[end]) else { continue };
+        let (c, dir, nrm, pts) = arc((i, s), end);
         let first = if end == 1 { 2 * i as u32 } else { 2 * i as u32 + 1 };
         let last = if end == 1 { 2 * i as u32 + 1 } else { 2 * i as u32 };
         let mut prev = first;
-        for k in 1..steps {
-            let a = a0 + std::f64::consts::PI * k as f64 / steps as f64;
-            let q = Point::new(c.x + half * a.cos(), c.y + half * a.sin());
+        for q in pts {
             let rel = q.sub(c.xy());
             let uv = [rel.dot(nrm), p.start + s + rel.dot(dir)];
-            let vi = sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, c.z), UP, uv);
-            tri(sink, &verts, [center, prev, vi], MaterialSlot::Carriageway);
+            let vi = verts.len() as u32;
+            verts.push(MeshVertex { position: Point3::new(q.x, q.y, c.z), normal: UP, uv });
+            tris.push([center, prev, vi]);
             prev = vi;
         }
-        tri(sink, &verts, [center, prev, last], MaterialSlot::Carriageway);
+        tris.push([center, prev, last]);
     }
-    sink.end_feature();
+    Ok((verts, tris))
+}
+
+/// How much of its area (share) a piece's triangulated carriageway may gain or lose when its
+/// mouth corners are moved onto the junction's vertices, beyond the width times the distance
+/// moved; past it the polygon's own corners are kept ([`polygon_mesh`]).
+const CORNER_MOVE_AREA: f64 = 1e-9;
+
+/// Most points [`same_points`] compares one by one.
+const SAME_POINTS_MAX: usize = 4096;
+
+/// Whether the curb points of `sides` are the vertices of `poly` (each within
+/// [`SAME_OUTLINE`] of one, as many of each), for a closed road's sweep. `false` beyond
+/// [`SAME_POINTS_MAX`] points (the polygon is triangulated then).
+fn same_points(sides: &[[Point; 2]], poly: &Polygon) -> bool {
+    let ours: Vec<Point> = sides.iter().flatten().copied().collect();
+    let theirs: Vec<Point> = std::iter::once(&poly.exterior).chain(poly.holes.iter()).flatten().copied().collect();
+    ours.len() == theirs.len()
+        && ours.len() <= SAME_POINTS_MAX
+        && ours.iter().all(|q| theirs.iter().any(|t| t.dist(*q) <= SAME_OUTLINE))
+        && theirs.iter().all(|t| ours.iter().any(|q| q.dist(*t) <= SAME_OUTLINE))
+}
+
+/// The normal of the cross-section at centerline vertex `i`: square to the road's slope there
+/// and level across it.
+fn section_normal(line: &Line, i: usize) -> Point3 {
+    let n = line.pts.len();
+    let t = unit3(sub3(line.pts[(i + 1).min(n - 1)], line.pts[i.saturating_sub(1)]));
+    let lat = line.dir(i.min(n - 2)).perp();
+    unit3(cross3(t, Point3::new(lat.x, lat.y, 0.0)))
+}
+
+/// The carriageway as its polygon triangulated (without Steiner points), the mouth corners
+/// put where the sweep puts them (`corners`: the junction's own vertices). Each vertex takes
+/// its height, normal and `v` from its nearest point on the centerline (`v` running on past
+/// an end, as on a cap), `u` its signed distance from it (positive to the left); a mouth
+/// corner has exactly the height and `v` of the centerline's end. `None` when moving the
+/// corners changes the carriageway by more than it moves them (a polygon that ends elsewhere
+/// than its mouths: the junction's outline was stitched to the sweep's corners).
+fn polygon_mesh(p: &RoadPiece, line: &Line, corners: &Corners) -> Option<(Vec<MeshVertex>, Vec<[u32; 3]>)> {
+    let mut poly = p.polygon.clone();
+    let mut corner_at: Vec<(Point, usize)> = Vec::new();
+    let mut used: Vec<usize> = Vec::new();
+    let mut moved = 0.0;
+    let mut placed = 0;
+    let n = line.pts.len();
+    let half = 0.5 * p.width;
+    for c in corners {
+        // The polygon's corner is its vertex nearest the sweep's (a mouth on a centerline
+        // vertex is square to the next segment of the input road there, not the piece's last);
+        // a dead end's is the sweep's.
+        let reach = if c.mouth { half } else { SAME_OUTLINE };
+        let nearest = (0..poly.exterior.len())
+            .filter(|k| !used.contains(k))
+            .map(|k| (poly.exterior[k].dist(c.before), k))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .filter(|(d, _)| *d <= reach);
+        if let Some((_, k)) = nearest {
+            moved += poly.exterior[k].dist(c.after);
+            poly.exterior[k] = c.after;
+            used.push(k);
+            corner_at.push((c.after, c.at));
+            placed += usize::from(c.mouth);
+        }
+    }
+    let t = triangulate_plain(&poly);
+    // Moving the corners must leave the carriageway as it was, up to the move; where it does
+    // not (a piece whose polygon is not the road's cross-section swept, mouths all but on top
+    // of each other), the polygon's own corners are kept.
+    let area = |t: &Triangulation| -> f64 {
+        t.triangles.iter().map(|tr| crate::geom::ring_area(&tr.map(|k| t.vertices[k as usize]))).sum()
+    };
+    let whole = crate::geom::ring_area(&p.polygon.exterior)
+        - p.polygon.holes.iter().map(|h| -crate::geom::ring_area(h)).sum::<f64>();
+    // Every mouth corner on a vertex of its own, and the area kept.
+    if placed < corners.iter().filter(|c| c.mouth).count()
+        || !((area(&t) - whole).abs() <= CORNER_MOVE_AREA * whole.abs() + moved * p.width)
+    {
+        return None;
+    }
+    let segs: Vec<GeomWithData<RLine<[f64; 2]>, usize>> = (0..n - 1)
+        .map(|k| {
+            GeomWithData::new(RLine::new([line.pts[k].x, line.pts[k].y], [line.pts[k + 1].x, line.pts[k + 1].y]), k)
+        })
+        .collect();
+    let tree = RTree::bulk_load(segs);
+    let verts = t
+        .vertices
+        .iter()
+        .map(|&q| {
+            let k = tree.nearest_neighbor([q.x, q.y]).map_or(0, |g| g.data);
+            let (a, b) = (line.pts[k], line.pts[k + 1]);
+            let d = b.xy().sub(a.xy());
+            let l2 = d.dot(d);
+            let raw = if l2 > 0.0 { q.sub(a.xy()).dot(d) / l2 } else { 0.0 };
+            // Past the first or last vertex `v` runs on (a cap); elsewhere the foot is on the
+            // segment.
+            let tt = if (k == 0 && raw < 0.0) || (k + 2 == n && raw > 1.0) { raw } else { raw.clamp(0.0, 1.0) };
+            let z = a.z + tt.clamp(0.0, 1.0) * (b.z - a.z);
+            let foot = a.xy().add(d.scale(tt));
+            let len = l2.sqrt();
+            let u = if len > 0.0 { q.sub(foot).dot(d.scale(1.0 / len).perp()) } else { 0.0 };
+            let v = p.start + line.cum[k] + tt * len;
+            let normal = section_normal(line, if tt > 0.5 { k + 1 } else { k });
+            match corner_at.iter().find(|c| c.0 == q) {
+                Some(&(_, i)) => MeshVertex {
+                    position: Point3::new(q.x, q.y, line.pts[i].z),
+                    normal: section_normal(line, i),
+                    uv: [u, p.start + line.cum[i]],
+                },
+                None => MeshVertex { position: Point3::new(q.x, q.y, z), normal, uv: [u, v] },
+            }
+        })
+        .collect();
+    Some((verts, t.triangles))
 }
 
 fn sink_vertex(
@@ -348,8 +604,9 @@ fn sink_vertex(
     sink.vertex(v)
 }
 
-/// The curb point of interior vertex `i`: the miter point, or the middle of a bevel.
-fn joint(line: &Line, i: usize, half: f64, side: Side) -> Point {
+/// The curb point of interior vertex `i`: the miter point, or the middle of a bevel (and
+/// whether it is one).
+fn joint(line: &Line, i: usize, half: f64, side: Side) -> (Point, bool) {
     let mut pts = Vec::with_capacity(2);
     let s = line.cum[i];
     // `inner_vertices` gives the joint of every vertex strictly inside the range.
@@ -372,9 +629,9 @@ fn joint(line: &Line, i: usize, half: f64, side: Side) -> Point {
         crate::curb::inner_vertices(line, s0, s1, half, side, &mut pts);
     }
     match pts.len() {
-        0 => offset_at(line, s, half, side),
-        1 => pts[0],
-        _ => pts[0].lerp(pts[pts.len() - 1], 0.5),
+        0 => (offset_at(line, s, half, side), false),
+        1 => (pts[0], false),
+        _ => (pts[0].lerp(pts[pts.len() - 1], 0.5), true),
     }
 }
 

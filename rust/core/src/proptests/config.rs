@@ -1,5 +1,5 @@
-//! The proptest configuration of the core's properties (a child module of each property file,
-//! and of `tests/flatten_properties.rs`): the logic of the root package's
+//! The proptest configuration of the core's properties (the crate's `proptest_config` module in
+//! its tests, and a child module of `tests/flatten_properties.rs`): the logic of the root package's
 //! `tests/common/mod.rs::proptest_config`, which the core cannot use.
 
 use proptest::test_runner::{Config, RngSeed};

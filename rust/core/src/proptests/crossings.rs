@@ -1,8 +1,7 @@
 //! Property test of the crossing search (a child module of `graph`): the R-tree search finds
 //! exactly the crossings that testing every pair of segments finds.
 
-#[path = "config.rs"]
-mod config;
+use crate::proptest_config as config;
 
 use proptest::prelude::*;
 

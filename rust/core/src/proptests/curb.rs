@@ -1,8 +1,7 @@
 //! Property tests of curb lines (a child module of `curb`): offsets are at the right distance
 //! and on the right side of the centerline.
 
-#[path = "config.rs"]
-mod config;
+use crate::proptest_config as config;
 
 use proptest::prelude::*;
 
