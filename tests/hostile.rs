@@ -503,3 +503,22 @@ fn fuzz_wide_zigzag_gives_valid_output() {
         assert!(roadgen::core::validate::point_in_ring(Point::new(q.0, q.1), &j.exterior), "{q:?}");
     }
 }
+
+/// Found by fuzzing the C ABI (`capi` target, a timeout: over 5 minutes in a release build,
+/// 0.24 s with the limit below): a piece whose sweep is not its polygon is meshed from its
+/// polygon triangulated, and a spline flattened into very many points gave a polygon that the
+/// triangulation took minutes over. A polygon of more than `mesh::POLYGON_MESH_MAX_VERTICES`
+/// (16,384) keeps the sweep, whose work is linear. This test takes that branch (a road of
+/// 9,000 points a metre apart, each a millimetre off the line, that turns back at its end, so
+/// that its sweep is not its polygon); the fuzz input itself is a C ABI byte string, not
+/// committed.
+#[test]
+fn fuzz_long_wiggly_road_meshes_in_bounded_work() {
+    let mut pts: Vec<(f64, f64)> = (0..9_000).map(|i| (i as f64, 1e-3 * (i % 2) as f64)).collect();
+    pts.push((8_000.0, 30.0));
+    let input = Input { roads: vec![pl("a", 7.0, &pts)] };
+    let (net, meshes) = build_and_mesh_checked("long wiggly road", &input, &Settings::default());
+    let biggest = net.pieces.iter().map(|p| p.polygon.exterior.len()).max().unwrap_or(0);
+    assert!(biggest > 1 << 14, "the largest piece polygon has {biggest} vertices");
+    assert!(meshes.iter().any(|m| m.id.starts_with("r/a/") && !m.triangles.is_empty()));
+}

@@ -453,6 +453,9 @@ pub fn check_meshes(what: &str, net: &Network, meshes: &[FeatureMesh], input: &I
             let p = v.position;
             assert!(p.x.is_finite() && p.y.is_finite() && p.z.is_finite(), "{what}: {}: non-finite vertex", m.id);
             assert!(v.uv.iter().all(|c| c.is_finite()), "{what}: {}: non-finite uv", m.id);
+            let n = v.normal;
+            let len = (n.x * n.x + n.y * n.y + n.z * n.z).sqrt();
+            assert!((len - 1.0).abs() <= 1e-9, "{what}: {}: a normal of length {len}", m.id);
         }
         assert_eq!(m.triangles.len(), m.slots.len());
         for (t, slot) in m.triangles.iter().zip(&m.slots) {
@@ -600,7 +603,7 @@ pub fn check_meshes(what: &str, net: &Network, meshes: &[FeatureMesh], input: &I
                         p.id
                     );
                     assert!(
-                        (corner.uv[1] - at).abs() <= 1e-6 * (1.0 + at.abs()),
+                        (corner.uv[1] - at).abs() <= 1e-6 * (1.0 + at.abs() + half),
                         "{what}: {} end {end}: the corner's v is {}, the end's {at}",
                         p.id,
                         corner.uv[1]

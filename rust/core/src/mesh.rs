@@ -240,7 +240,9 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
             // for each side of `v` (a triangulated ring would spread one triangle's texture
             // over the whole length).
             Err(_) if closed => swept(p, &line, ends, settings, snap, true).unwrap_or_default(),
-            Err(corners) => polygon_mesh(p, &line, &corners)
+            Err(corners) => (polygon_len(&p.polygon) <= POLYGON_MESH_MAX_VERTICES)
+                .then(|| polygon_mesh(p, &line, &corners))
+                .flatten()
                 .or_else(|| swept(p, &line, ends, settings, snap, true).ok())
                 .unwrap_or_default(),
         };
@@ -478,6 +480,17 @@ fn swept(
     Ok((verts, tris))
 }
 
+/// Most vertices a piece's polygon may have to be triangulated ([`polygon_mesh`]); a larger
+/// one (a road thousands of kilometres long, or a dead end's cap of enormous radius) keeps the
+/// held sweep, whose work grows only linearly with its vertices (found by fuzzing the C ABI: a
+/// piece whose triangulation ran for minutes).
+const POLYGON_MESH_MAX_VERTICES: usize = 1 << 14;
+
+/// The number of vertices of a polygon, all rings.
+fn polygon_len(p: &Polygon) -> usize {
+    p.exterior.len() + p.holes.iter().map(Vec::len).sum::<usize>()
+}
+
 /// How much of its area (share) a piece's triangulated carriageway may gain or lose when its
 /// mouth corners are moved onto the junction's vertices, beyond the width times the distance
 /// moved; past it the polygon's own corners are kept ([`polygon_mesh`]).
@@ -659,9 +672,24 @@ fn junction_mesh(j: &Junction, ms: &[Mouth], snap: f64, sink: &mut dyn MeshSink)
         }
     };
     let pos: Vec<Point3> = t.vertices.iter().map(|q| Point3::new(q.x, q.y, height(*q))).collect();
-    // Smooth normals: the area-weighted mean of the faces around each vertex.
-    let mut normals = vec![Point3::default(); pos.len()];
+    let normals = smooth_normals(&pos, &t.triangles);
+    let mut verts = Vec::with_capacity(pos.len());
+    for (q, nrm) in pos.iter().zip(&normals) {
+        let v = MeshVertex { position: *q, normal: *nrm, uv: [q.x, q.y] };
+        verts.push(v);
+        sink.vertex(v);
+    }
     for tr in &t.triangles {
+        tri(sink, &verts, *tr, MaterialSlot::Junction);
+    }
+    sink.end_feature();
+}
+
+/// Smooth unit normals of a surface: at each vertex the area-weighted mean of the normals of
+/// the triangles around it (up where it has none or they cancel).
+fn smooth_normals(pos: &[Point3], triangles: &[[u32; 3]]) -> Vec<Point3> {
+    let mut normals = vec![Point3::default(); pos.len()];
+    for tr in triangles {
         let [a, b, c] = tr.map(|i| pos.get(i as usize).copied().unwrap_or_default());
         let nf = cross3(sub3(b, a), sub3(c, a));
         for &i in tr {
@@ -670,16 +698,7 @@ fn junction_mesh(j: &Junction, ms: &[Mouth], snap: f64, sink: &mut dyn MeshSink)
             }
         }
     }
-    let mut verts = Vec::with_capacity(pos.len());
-    for (q, nrm) in pos.iter().zip(&normals) {
-        let v = MeshVertex { position: *q, normal: unit3(*nrm), uv: [q.x, q.y] };
-        verts.push(v);
-        sink.vertex(v);
-    }
-    for tr in &t.triangles {
-        tri(sink, &verts, *tr, MaterialSlot::Junction);
-    }
-    sink.end_feature();
+    normals.into_iter().map(unit3).collect()
 }
 
 /// Road heights near any point: the height of the nearest road-piece centerline.
@@ -737,8 +756,10 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
     let BlockTop { surfaces: top, bottom } = block_top(b);
     for (t, slots) in &top {
         let base = verts.len() as u32;
-        for q in &t.vertices {
-            sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, heights.at(*q) + h), UP, [q.x, q.y]);
+        // Smooth across the top, following the road's heights (up where the block is level).
+        let pos: Vec<Point3> = t.vertices.iter().map(|q| Point3::new(q.x, q.y, heights.at(*q) + h)).collect();
+        for (q, normal) in pos.iter().zip(smooth_normals(&pos, &t.triangles)) {
+            sink_vertex(sink, &mut verts, *q, normal, [q.x, q.y]);
         }
         for (tr, slot) in t.triangles.iter().zip(slots) {
             tri(sink, &verts, tr.map(|i| base + i), *slot);
