@@ -40,7 +40,7 @@ fn run(name: &str, file: &str) -> (usize, f64, Reference, roadgen::core::Network
     let area: f64 = net.blocks.iter().map(|b| b.area).sum();
     let r = reference(name);
     println!(
-        "{name}: {} roads, {} junctions, {} pieces, {} blocks ({} over 100 m², reference {}), block area {:.2} ha (reference {:.2} ha), gap {:.4} %, {} diagnostics",
+        "{name}: {} roads, {} junctions, {} pieces, {} blocks ({} over 100 m², reference {}), block area {:.2} ha (reference {:.2} ha), gap {:.4} %, {} diagnostics, overlaps: junctions {:.3e} m², blocks {:.3e} m², blocks over roads {:.3e} m²",
         input.roads.len(),
         net.junctions.len(),
         net.pieces.len(),
@@ -50,7 +50,10 @@ fn run(name: &str, file: &str) -> (usize, f64, Reference, roadgen::core::Network
         area / 1e4,
         r.block_area_m2 / 1e4,
         100.0 * report.gap_fraction(),
-        net.diagnostics.len()
+        net.diagnostics.len(),
+        report.junction_overlap_area,
+        report.block_overlap_area,
+        report.block_road_overlap_area
     );
     (over.len(), area, r, net)
 }
