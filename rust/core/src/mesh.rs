@@ -562,8 +562,9 @@ fn polygon_mesh(p: &RoadPiece, line: &Line, corners: &Corners) -> Option<(Vec<Me
     };
     let whole = crate::geom::ring_area(&p.polygon.exterior)
         - p.polygon.holes.iter().map(|h| -crate::geom::ring_area(h)).sum::<f64>();
-    // Every mouth corner on a vertex of its own, and the area kept.
-    if placed < corners.iter().filter(|c| c.mouth).count()
+    // Every mouth corner on a vertex of its own, the area kept, and something to show.
+    if t.triangles.is_empty()
+        || placed < corners.iter().filter(|c| c.mouth).count()
         || !((area(&t) - whole).abs() <= CORNER_MOVE_AREA * whole.abs() + moved * p.width)
     {
         return None;
