@@ -493,7 +493,7 @@ fn polygon_len(p: &Polygon) -> usize {
 
 /// How much of its area (share) a piece's triangulated carriageway may gain or lose when its
 /// mouth corners are moved onto the junction's vertices, beyond the width times the distance
-/// moved; past it the polygon's own corners are kept ([`polygon_mesh`]).
+/// moved; past it the piece keeps the held sweep ([`polygon_mesh`] gives none).
 const CORNER_MOVE_AREA: f64 = 1e-9;
 
 /// Most points [`same_points`] compares one by one.
@@ -556,7 +556,7 @@ fn polygon_mesh(p: &RoadPiece, line: &Line, corners: &Corners) -> Option<(Vec<Me
     let t = triangulate_plain(&poly);
     // Moving the corners must leave the carriageway as it was, up to the move; where it does
     // not (a piece whose polygon is not the road's cross-section swept, mouths all but on top
-    // of each other), the polygon's own corners are kept.
+    // of each other), the piece keeps the held sweep.
     let area = |t: &Triangulation| -> f64 {
         t.triangles.iter().map(|tr| crate::geom::ring_area(&tr.map(|k| t.vertices[k as usize]))).sum()
     };
