@@ -156,12 +156,45 @@ const ANCHORED_GRID_SPAN: f64 = (1u64 << 28) as f64;
 /// the grid centred on the extent, with the library's own scale, gives valid ones.
 const WIDE_ANCHORED_GRID_SPAN: f64 = (1u64 << 32) as f64;
 
-/// `subj` combined with `clip` by `rule`, filled by `fill`, as OGC-valid shapes.
+/// `subj` combined with `clip` by `rule`, filled by `fill`, as OGC-valid shapes, on the grid
+/// the polygon library fits to their extent. Nothing (no shapes) when a coordinate lies outside
+/// the range that library takes: its own constructor panics there (found by fuzzing the C ABI:
+/// the faces of a network whose frame reached past that range, in a full build).
 pub(crate) fn overlay<R0, R1>(subj: &R0, clip: &R1, rule: OverlayRule, fill: FillRule) -> Shapes
 where
     R0: ShapeResource<[f64; 2]> + ?Sized,
     R1: ShapeResource<[f64; 2]> + ?Sized,
 {
-    FloatOverlay::<[f64; 2], i32>::from_subj_and_clip_custom(subj, clip, OverlayOptions::ogc(), Solver::default())
+    let points = subj.iter_paths().chain(clip.iter_paths()).flatten();
+    let rect = match FloatRect::with_iter(points) {
+        Ok(rect) => rect.unwrap_or(FloatRect::zero()),
+        Err(_) => return Vec::new(),
+    };
+    let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
+    let adapter = FloatPointAdapter::<[f64; 2], i32>::new_conservative(rect);
+    FloatOverlay::new_custom(adapter, OverlayOptions::ogc(), Solver::default(), capacity)
+        .unsafe_add_source(subj, ShapeType::Subject)
+        .unsafe_add_source(clip, ShapeType::Clip)
         .overlay(rule, fill)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by fuzzing the C ABI: coordinates the polygon library does not take made its own
+    /// constructor panic; they give no shapes instead, and ordinary ones what they always did.
+    #[test]
+    fn coordinates_out_of_range_give_no_shapes() {
+        let square = |k: f64| vec![[0.0, 0.0], [k, 0.0], [k, k], [0.0, k]];
+        let empty: Vec<Contour> = Vec::new();
+        for k in [f64::INFINITY, f64::MAX, -f64::MAX] {
+            assert!(overlay(&vec![square(k)], &empty, OverlayRule::Subject, FillRule::NonZero).is_empty(), "{k}");
+        }
+        let one = overlay(&vec![square(10.0)], &empty, OverlayRule::Subject, FillRule::NonZero);
+        assert_eq!(one.len(), 1);
+        assert!(
+            (ring_area(&one[0][0].iter().map(|p| Point::new(p[0], p[1])).collect::<Vec<_>>()) - 100.0).abs() < 1e-6
+        );
+    }
 }

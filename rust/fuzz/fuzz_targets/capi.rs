@@ -241,6 +241,125 @@ fn last_error(handle: RgHandle, u: &mut Unstructured) -> Result<(usize, String)>
     Ok((needed, String::new()))
 }
 
+fn check_refs(refs: *const RgFeatureRef, count: usize) {
+    // SAFETY: the library promises `count` feature references at `refs`.
+    for f in unsafe { slice(refs, count) } {
+        assert!((f.kind as u32) < 3, "feature kind {}", f.kind as u32);
+        check_str(f.id, false);
+    }
+}
+
+/// An update of a generated handle: some roads moved (their points shifted), some removed by
+/// id, some sent again unchanged; the result walked, its change lists too, and, when it
+/// succeeds, its counts compared with a fresh generation of the edited input (the library
+/// promises the same network).
+fn update(
+    handle: RgHandle,
+    roads: &[Road],
+    splines_ptr: *const RgSpline,
+    settings_ptr: *const RgSettings,
+    u: &mut Unstructured,
+) -> Result<()> {
+    if splines_ptr.is_null() || settings_ptr.is_null() {
+        return Ok(());
+    }
+    // Moved copies of some roads' points, and the ids of some roads to remove.
+    let (dx, dy) = (f64::from(u.int_in_range(-4i8..=4)?), f64::from(u.int_in_range(-4i8..=4)?));
+    let mut moved: Vec<(usize, Vec<RgSplinePoint>)> = Vec::new();
+    let mut removed: Vec<usize> = Vec::new();
+    for (i, r) in roads.iter().enumerate() {
+        match u.int_in_range(0..=3u8)? {
+            0 => {
+                let pts = r
+                    .points
+                    .iter()
+                    .map(|p| {
+                        let mut q = *p;
+                        q.location.x += dx;
+                        q.location.y += dy;
+                        q
+                    })
+                    .collect();
+                moved.push((i, pts));
+            }
+            1 => removed.push(i),
+            _ => {}
+        }
+    }
+    let edits: Vec<RgSpline> = moved
+        .iter()
+        .map(|(i, pts)| {
+            let mut s = roads[*i].spline;
+            s.points = if roads[*i].null_points { ptr::null() } else { pts.as_ptr() };
+            s
+        })
+        .collect();
+    let gone: Vec<RgStr> = removed
+        .iter()
+        .map(|&i| RgStr {
+            ptr: if roads[i].null_id { ptr::null() } else { roads[i].id.as_ptr().cast() },
+            len: roads[i].id.len(),
+        })
+        .collect();
+    let mut changes = RgChangesView {
+        added: ptr::null(),
+        added_count: 0,
+        changed: ptr::null(),
+        changed_count: 0,
+        removed: ptr::null(),
+        removed_count: 0,
+        remeshed: ptr::null(),
+        remeshed_count: 0,
+        diagnostics_changed: 0,
+        full_build: 0,
+    };
+    // SAFETY: every array is as long as its count says; `changes` is writable.
+    let r = unsafe { rg_update(handle, edits.as_ptr(), edits.len(), gone.as_ptr(), gone.len(), &mut changes) };
+    let (needed, message) = last_error(handle, u)?;
+    assert_ne!(r, RgResult::Panic, "the library panicked in an update: {message}");
+    assert_eq!(r == RgResult::Ok, needed == 1, "a failed update has a message, a success none: {message}");
+    let mut view = RgNetworkView::default();
+    // SAFETY: `view` is writable.
+    assert_eq!(unsafe { rg_network_view(handle, &mut view) }, RgResult::Ok);
+    walk(&view);
+    if r != RgResult::Ok {
+        return Ok(());
+    }
+    // SAFETY: `changes` is writable.
+    assert_eq!(unsafe { rg_changes_view(handle, &mut changes) }, RgResult::Ok);
+    for (refs, count) in [
+        (changes.added, changes.added_count),
+        (changes.changed, changes.changed_count),
+        (changes.removed, changes.removed_count),
+        (changes.remeshed, changes.remeshed_count),
+    ] {
+        check_refs(refs, count);
+    }
+    // The edited input generated afresh.
+    let edited: Vec<RgSpline> = roads
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !removed.contains(i))
+        .map(|(i, r)| moved.iter().position(|(k, _)| *k == i).map_or(r.spline, |m| edits[m]))
+        .collect();
+    let mut fresh = 0;
+    // SAFETY: `fresh` is writable.
+    assert_eq!(unsafe { rg_network_new(&mut fresh) }, RgResult::Ok);
+    // SAFETY: every array is as long as its count says.
+    if unsafe { rg_generate(fresh, edited.as_ptr(), edited.len(), settings_ptr) } == RgResult::Ok {
+        let mut again = RgNetworkView::default();
+        // SAFETY: `again` is writable.
+        assert_eq!(unsafe { rg_network_view(fresh, &mut again) }, RgResult::Ok);
+        assert_eq!(
+            (view.junction_count, view.piece_count, view.block_count, view.mesh_count),
+            (again.junction_count, again.piece_count, again.block_count, again.mesh_count),
+            "an update and a fresh generation of the same input differ"
+        );
+    }
+    assert_eq!(rg_network_free(fresh), RgResult::Ok);
+    Ok(())
+}
+
 fn run(data: &[u8]) -> Result<()> {
     let mut u = Unstructured::new(data);
     let (settings, scale) = settings(&mut u)?;
@@ -258,6 +377,7 @@ fn run(data: &[u8]) -> Result<()> {
     let settings_ptr: *const RgSettings = if u.ratio(1, 32)? { ptr::null() } else { &settings };
 
     let mut handle = 0;
+    let mut generated = false;
     // SAFETY: `handle` is writable.
     assert_eq!(unsafe { rg_network_new(&mut handle) }, RgResult::Ok);
     for _ in 0..u.int_in_range(1..=2u8)? {
@@ -273,6 +393,10 @@ fn run(data: &[u8]) -> Result<()> {
             assert_eq!(view.piece_count + view.junction_count + view.mesh_count, 0, "a failed call left a result");
         }
         walk(&view);
+        generated = r == RgResult::Ok;
+    }
+    if generated {
+        update(handle, &roads, splines_ptr, settings_ptr, &mut u)?;
     }
     assert_eq!(rg_network_free(handle), RgResult::Ok);
     assert_eq!(rg_network_free(handle), RgResult::InvalidHandle);
