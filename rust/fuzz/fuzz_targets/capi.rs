@@ -335,7 +335,14 @@ fn update(
     ] {
         check_refs(refs, count);
     }
-    // The edited input generated afresh.
+    // The edited input generated afresh, when every road has an id of its own (an update
+    // replaces and removes roads by id: with repeated ids the two inputs are not the same).
+    let mut ids: Vec<&[u8]> = roads.iter().map(|r| r.id.as_slice()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.len() != roads.len() || roads.iter().any(|r| r.null_id) {
+        return Ok(());
+    }
     let edited: Vec<RgSpline> = roads
         .iter()
         .enumerate()
