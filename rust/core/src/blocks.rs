@@ -989,22 +989,6 @@ mod tests {
         assert_eq!(lots_alone(&holed, 2.0, &Settings::default()).len(), 1);
     }
 
-    /// Edges of a mesh not matched by the same edge the other way.
-    fn open_edges(m: &crate::mesh_types::FeatureMesh) -> usize {
-        let key = |i: u32| {
-            let q = m.vertices[i as usize].position;
-            [q.x.to_bits(), q.y.to_bits(), q.z.to_bits()]
-        };
-        let mut edges: BTreeMap<_, i64> = BTreeMap::new();
-        for t in &m.triangles {
-            for e in 0..3 {
-                let (a, c) = (key(t[e]), key(t[(e + 1) % 3]));
-                *edges.entry(if a < c { (a, c) } else { (c, a) }).or_default() += if a < c { 1 } else { -1 };
-            }
-        }
-        edges.values().filter(|&&n| n != 0).count()
-    }
-
     /// A block of the `far_ring` fuzz case (`tests/hostile.rs`), 6·10⁸ m long. Its inset, on a
     /// grid of 2 m, touches the outline at the vertex (−77.456, −12.502), but its coordinates,
     /// rounded on the way back from the grid, put the lot's edge 4·10⁻⁸ m beside that vertex
@@ -1054,7 +1038,7 @@ mod tests {
         let net = Network { blocks: vec![b], ..Network::default() };
         let mut meshes = crate::mesh_types::MeshCollector::default();
         crate::mesh::build_meshes(&net, &settings, &mut meshes);
-        assert_eq!(open_edges(&meshes.meshes[0]), 0);
+        assert_eq!(crate::mesh::open_edges(&meshes.meshes[0]), 0);
     }
 
     /// A block outline whose bottom edge dips 10⁻⁷ m at one vertex, with a hole reaching into the

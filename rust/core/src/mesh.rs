@@ -256,6 +256,10 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
     sink.end_feature();
 }
 
+/// A dead end's cap: the centerline's end, its direction and normal there, and the arc's points
+/// strictly between the two corners.
+type CapArc = (Point3, Point, Point, Vec<Point>);
+
 /// An end corner of a piece: where the sweep finds it (`before`) and puts it (`after`: on a
 /// mouth, the junction's own vertex), at centerline vertex `at`, and whether it is a mouth's
 /// (else a dead end's).
@@ -341,7 +345,8 @@ fn swept(
             (dead && !closed_loop).then(|| if end == 0 { (0, 0.0) } else { (n - 1, len) })
         })
         .collect();
-    let arc = |(i, s): (usize, f64), end: usize| -> (Point3, Point, Point, Vec<Point>) {
+    // A cap's centre, direction, normal and arc points (strictly between its two corners).
+    let arc = |(i, s): (usize, f64), end: usize| -> CapArc {
         let c = line.pts[i];
         let dir = line.dir(line.segment_at(s));
         let nrm = dir.perp();
@@ -357,18 +362,19 @@ fn swept(
             .collect();
         (c, dir, nrm, pts)
     };
+    let mut arcs: [Option<CapArc>; 2] = [caps[0].map(|c| arc(c, 0)), caps[1].map(|c| arc(c, 1))];
     if closed_loop {
         // A closed road with no junction: its polygon is the ring between its two curbs (an
         // outer ring and a hole), the sweep's two sides, the seam once.
-        exact &= ends.iter().all(Option::is_none) && same_points(&sides[..n - 1], &p.polygon);
+        exact &= same_points(&sides[..n - 1], &p.polygon);
     } else if exact {
         let mut ring: Vec<Point> = sides.iter().map(|s| s[0]).collect();
-        if let Some(c) = caps[1] {
-            ring.extend(arc(c, 1).3);
+        if let Some(a) = &arcs[1] {
+            ring.extend(&a.3);
         }
         ring.extend(sides.iter().rev().map(|s| s[1]));
-        if let Some(c) = caps[0] {
-            ring.extend(arc(c, 0).3);
+        if let Some(a) = &arcs[0] {
+            ring.extend(&a.3);
         }
         crate::geom::dedup_ring(&mut ring);
         let poly = &p.polygon.exterior;
@@ -462,8 +468,9 @@ fn swept(
     }
     // Dead ends: a half-disc cap beyond the last cross-section.
     for end in 0..2 {
-        let (Some((i, s)), Some(center)) = (caps[end], center[end]) else { continue };
-        let (c, dir, nrm, pts) = arc((i, s), end);
+        let (Some((i, s)), Some(center), Some((c, dir, nrm, pts))) = (caps[end], center[end], arcs[end].take()) else {
+            continue;
+        };
         let first = if end == 1 { 2 * i as u32 } else { 2 * i as u32 + 1 };
         let last = if end == 1 { 2 * i as u32 + 1 } else { 2 * i as u32 };
         let mut prev = first;
@@ -481,8 +488,8 @@ fn swept(
 }
 
 /// Most vertices a piece's polygon may have to be triangulated ([`polygon_mesh`]); a larger
-/// one (a road thousands of kilometres long, or a dead end's cap of enormous radius) keeps the
-/// held sweep, whose work grows only linearly with its vertices (found by fuzzing the C ABI: a
+/// one (a spline flattened into very many points, a road thousands of kilometres long) keeps
+/// the held sweep, whose work grows only linearly with its vertices (found by fuzzing the C ABI: a
 /// piece whose triangulation ran for minutes).
 const POLYGON_MESH_MAX_VERTICES: usize = 1 << 14;
 
@@ -501,7 +508,7 @@ const SAME_POINTS_MAX: usize = 4096;
 
 /// Whether the curb points of `sides` are the vertices of `poly` (each within
 /// [`SAME_OUTLINE`] of one, as many of each), for a closed road's sweep. `false` beyond
-/// [`SAME_POINTS_MAX`] points (the polygon is triangulated then).
+/// [`SAME_POINTS_MAX`] points (the road keeps the held sweep then).
 fn same_points(sides: &[[Point; 2]], poly: &Polygon) -> bool {
     let ours: Vec<Point> = sides.iter().flatten().copied().collect();
     let theirs: Vec<Point> = std::iter::once(&poly.exterior).chain(poly.holes.iter()).flatten().copied().collect();
@@ -560,8 +567,7 @@ fn polygon_mesh(p: &RoadPiece, line: &Line, corners: &Corners) -> Option<(Vec<Me
     let area = |t: &Triangulation| -> f64 {
         t.triangles.iter().map(|tr| crate::geom::ring_area(&tr.map(|k| t.vertices[k as usize]))).sum()
     };
-    let whole = crate::geom::ring_area(&p.polygon.exterior)
-        - p.polygon.holes.iter().map(|h| -crate::geom::ring_area(h)).sum::<f64>();
+    let whole = crate::validate::polygon_area(&p.polygon);
     // Every mouth corner on a vertex of its own, the area kept, and something to show.
     if t.triangles.is_empty()
         || placed < corners.iter().filter(|c| c.mouth).count()
@@ -684,6 +690,24 @@ fn junction_mesh(j: &Junction, ms: &[Mouth], snap: f64, sink: &mut dyn MeshSink)
         tri(sink, &verts, *tr, MaterialSlot::Junction);
     }
     sink.end_feature();
+}
+
+/// Edges of a mesh not matched by the same edge the other way (by position): 0 for a closed
+/// surface.
+#[cfg(test)]
+pub(crate) fn open_edges(m: &crate::mesh_types::FeatureMesh) -> usize {
+    let key = |i: u32| {
+        let q = m.vertices[i as usize].position;
+        [q.x.to_bits(), q.y.to_bits(), q.z.to_bits()]
+    };
+    let mut edges: std::collections::BTreeMap<_, i64> = std::collections::BTreeMap::new();
+    for t in &m.triangles {
+        for e in 0..3 {
+            let (a, c) = (key(t[e]), key(t[(e + 1) % 3]));
+            *edges.entry(if a < c { (a, c) } else { (c, a) }).or_default() += if a < c { 1 } else { -1 };
+        }
+    }
+    edges.values().filter(|&&n| n != 0).count()
 }
 
 /// Smooth unit normals of a surface: at each vertex the area-weighted mean of the normals of
@@ -915,22 +939,6 @@ mod tests {
             .filter(|(_, &s)| s == slot)
             .map(|(t, _)| area3(at(t[0]), at(t[1]), at(t[2])))
             .sum()
-    }
-
-    /// Edges of the platform not matched by the same edge the other way.
-    fn open_edges(m: &crate::mesh_types::FeatureMesh) -> usize {
-        let key = |i: u32| {
-            let q = m.vertices[i as usize].position;
-            [q.x.to_bits(), q.y.to_bits(), q.z.to_bits()]
-        };
-        let mut edges: std::collections::BTreeMap<_, i64> = std::collections::BTreeMap::new();
-        for t in &m.triangles {
-            for e in 0..3 {
-                let (a, c) = (key(t[e]), key(t[(e + 1) % 3]));
-                *edges.entry(if a < c { (a, c) } else { (c, a) }).or_default() += if a < c { 1 } else { -1 };
-            }
-        }
-        edges.values().filter(|&&n| n != 0).count()
     }
 
     #[test]

@@ -301,18 +301,7 @@ fn update(
             len: roads[i].id.len(),
         })
         .collect();
-    let mut changes = RgChangesView {
-        added: ptr::null(),
-        added_count: 0,
-        changed: ptr::null(),
-        changed_count: 0,
-        removed: ptr::null(),
-        removed_count: 0,
-        remeshed: ptr::null(),
-        remeshed_count: 0,
-        diagnostics_changed: 0,
-        full_build: 0,
-    };
+    let mut changes = RgChangesView::default();
     // SAFETY: every array is as long as its count says; `changes` is writable.
     let r = unsafe { rg_update(handle, edits.as_ptr(), edits.len(), gone.as_ptr(), gone.len(), &mut changes) };
     let (needed, message) = last_error(handle, u)?;
