@@ -276,15 +276,51 @@ fn per_road_profiles_reach_the_blocks() {
     assert_eq!(lane.profile.curb_height, 0.25);
     let boulevard = n.pieces.iter().find(|p| p.road == "boulevard").unwrap();
     assert_eq!(boulevard.profile.sidewalk_right, 4.5);
-    // The two blocks between `plain` and `lane` have the same area; the one the boulevard
-    // names has its 4.5 m sidewalk, the other the default 2 m, so its lot is larger.
+    // The two blocks between `plain` and `lane`, on either side of the boulevard, are mirror
+    // images. Along each side a block has the band of the road beside it (curb top 0.3 m plus
+    // that road's sidewalk), and round its corners bands between the two roads': its lot's
+    // outline crosses the block's middle lines at the curbs (west and east 7 m wide, the
+    // boulevard 9 m, plain 7 m, lane 5 m) moved in by those bands.
     let by = |prefix: &str| n.blocks.iter().find(|b| b.id.starts_with(prefix)).expect(prefix);
-    let (wide, west) = (by("b/boulevard/"), by("b/west/"));
-    assert!((wide.area - west.area).abs() < 1e-6);
-    assert_eq!(wide.profile.sidewalk_left, 4.5);
-    assert_eq!(west.profile.sidewalk_left, 2.0);
-    let lot = |b: &roadgen::core::Block| b.lots.iter().map(roadgen::core::validate::polygon_area).sum::<f64>();
-    assert!(lot(wide) + 100.0 < lot(west), "{} vs {}", lot(wide), lot(west));
+    let (east, west) = (by("b/boulevard/"), by("b/west/"));
+    assert!((east.area - west.area).abs() < 1e-6);
+    for (b, mirror) in [(west, 1.0), (east, -1.0)] {
+        let bands: Vec<f64> = b.bands.iter().flatten().copied().collect();
+        assert_eq!(bands.len(), b.polygon.exterior.len(), "{}: one band per vertex", b.id);
+        for want in [0.3, 2.3, 4.8] {
+            assert!(bands.iter().any(|x| (x - want).abs() < 1e-12), "{}: no band of {want} m", b.id);
+        }
+        assert!(bands.iter().all(|x| (0.3..=4.8).contains(x)), "{}: {bands:?}", b.id);
+        assert_eq!(b.lots.len(), 1, "{}", b.id);
+        let ring: Vec<(f64, f64)> = b.lots[0].exterior.iter().map(|p| (mirror * p.x, p.y)).collect();
+        let (xs, ys) = (crossings(&ring, 50.0, false), crossings(&ring, -60.0, true));
+        let want = ([-116.5 + 2.3, -4.5 - 4.8], [3.5 + 2.3, 97.5 - 0.3]);
+        for (got, want) in [(xs, want.0), (ys, want.1)] {
+            assert_eq!(got.len(), 2, "{}: {got:?}", b.id);
+            assert!(
+                (got[0] - want[0]).abs() < 1e-3 && (got[1] - want[1]).abs() < 1e-3,
+                "{}: {got:?}, want {want:?}",
+                b.id
+            );
+        }
+    }
+}
+
+/// Where a ring crosses the line y = `at` (or x = `at` when `vertical`): the other coordinate
+/// of each crossing, in order.
+fn crossings(ring: &[(f64, f64)], at: f64, vertical: bool) -> Vec<f64> {
+    let mut out = Vec::new();
+    for i in 0..ring.len() {
+        let (mut a, mut b) = (ring[i], ring[(i + 1) % ring.len()]);
+        if vertical {
+            (a, b) = ((a.1, a.0), (b.1, b.0));
+        }
+        if (a.1 - at) * (b.1 - at) < 0.0 {
+            out.push(a.0 + (b.0 - a.0) * (at - a.1) / (b.1 - a.1));
+        }
+    }
+    out.sort_by(f64::total_cmp);
+    out
 }
 
 /// The junction whose surface holds the point (x, y), if any.

@@ -38,6 +38,8 @@ enum Op {
     Copy(usize, f64, f64),
     /// Gives road `pick` another width.
     Widen(usize, f64),
+    /// Gives road `pick` a sidewalk of this width on both sides (its profile alone changes).
+    Sidewalk(usize, f64),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -48,6 +50,14 @@ fn op() -> impl Strategy<Value = Op> {
         2 => any::<usize>().prop_map(Op::Remove),
         2 => (any::<usize>(), d.clone(), d).prop_map(|(i, x, y)| Op::Copy(i, x, y)),
         1 => (any::<usize>(), 3.0..16.0f64).prop_map(|(i, w)| Op::Widen(i, w)),
+    ]
+}
+
+/// The edits of [`op`], and sidewalk widths changed now and then.
+fn op_or_sidewalk() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => op(),
+        2 => (any::<usize>(), 0.0..5.0f64).prop_map(|(i, w)| Op::Sidewalk(i, w)),
     ]
 }
 
@@ -97,6 +107,11 @@ fn edit(input: &Input, op: &Op, serial: usize) -> Edit {
             r.width = w;
             Edit::Upsert(r)
         }
+        Op::Sidewalk(i, w) => {
+            let mut r = pick(i).clone();
+            (r.profile.sidewalk_left, r.profile.sidewalk_right) = (Some(w), Some(w));
+            Edit::Upsert(r)
+        }
     }
 }
 
@@ -139,7 +154,13 @@ fn check_step(what: &str, session: &mut Session, e: Edit) -> Changes {
         assert!(a == b, "{what}: piece {} (update) vs {} (full build)", a.id, b.id);
     }
     for (a, b) in net.blocks.iter().zip(&full.blocks) {
-        assert!(a == b, "{what}: block {} (update) vs {} (full build)", a.id, b.id);
+        let same = (a.polygon == b.polygon, a.profile == b.profile, a.bands == b.bands, a.lots == b.lots);
+        assert!(
+            a == b,
+            "{what}: block {} (update) vs {} (full build): same (outline, profile, bands, lots) {same:?}",
+            a.id,
+            b.id
+        );
     }
     assert_eq!(net.diagnostics, full.diagnostics, "{what}: diagnostics");
     assert!(*net == full, "{what}: networks differ");
@@ -207,6 +228,16 @@ proptest! {
     #[test]
     fn edits_on_liege_center_match_a_full_build(ops in proptest::collection::vec(op(), 1..4)) {
         run("osm/liege_center.roads.json", &ops, false);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(32))]
+    /// Roads of different profiles (`common::mixed_sidewalks`): blocks with bands that vary
+    /// along their outlines, and edits that change only a road's sidewalks.
+    #[test]
+    fn edits_on_kotka_with_mixed_sidewalks_match_a_full_build(ops in proptest::collection::vec(op_or_sidewalk(), 1..5)) {
+        run_input("osm/kotka.roads.json (mixed sidewalks)", common::mixed_sidewalks(load("osm/kotka.roads.json")), &ops, true);
     }
 }
 

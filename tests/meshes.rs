@@ -2,8 +2,8 @@
 
 mod common;
 
-use common::{check_nothing_lost, load, meshes_checked_stats, MeshStats};
-use roadgen::core::{build, Settings};
+use common::{check_nothing_lost, load, meshes_checked_stats, mixed_sidewalks, MeshStats};
+use roadgen::core::{build, Input, Settings};
 
 /// Builds the network and meshes of a file under `tests/data`, checks that no input road is
 /// lost (`common::check_nothing_lost`) and every mesh invariant (`common::check_meshes`: among
@@ -15,7 +15,11 @@ use roadgen::core::{build, Settings};
 /// junction's corners): the counts measured when the check was written, so that a new one
 /// fails.
 fn check(input_rel: &str, unlike: usize) -> MeshStats {
-    let input = load(input_rel);
+    check_input(input_rel, load(input_rel), unlike)
+}
+
+/// [`check`] on an input already read (`input_rel` names it in messages).
+fn check_input(input_rel: &str, input: Input, unlike: usize) -> MeshStats {
     let settings = Settings::default();
     let net = build(&input, &settings).unwrap();
     assert_eq!(check_nothing_lost(input_rel, &input, &net), 0, "{input_rel}: roads trimmed away");
@@ -77,6 +81,26 @@ fn real_networks() {
         "pointcloud/crossing.json",
     ] {
         check(rel, 0);
+    }
+}
+
+/// Real networks whose roads differ in profile (`common::mixed_sidewalks`): blocks whose
+/// sidewalk band changes along their outline, lots inset by bands that vary from vertex to
+/// vertex, platforms that stay closed.
+#[test]
+fn mixed_sidewalks_on_real_networks() {
+    for (rel, unlike) in [("osm/kotka.roads.json", 0), ("osm/liege_center.roads.json", 13)] {
+        let input = mixed_sidewalks(load(rel));
+        let net = build(&input, &Settings::default()).unwrap();
+        let varied = net.blocks.iter().filter(|b| !b.bands.is_empty()).count();
+        let with_lots = net.blocks.iter().filter(|b| !b.bands.is_empty() && !b.lots.is_empty()).count();
+        println!(
+            "{rel}, mixed sidewalks: {varied} of {} blocks with varied bands, {with_lots} of them with lots",
+            net.blocks.len()
+        );
+        assert!(2 * varied > net.blocks.len(), "{rel}: {varied} of {} blocks have varied bands", net.blocks.len());
+        assert!(2 * with_lots > varied, "{rel}: {with_lots} of {varied} blocks with varied bands have lots");
+        check_input(&format!("{rel} (mixed sidewalks)"), input, unlike);
     }
 }
 

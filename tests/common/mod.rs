@@ -72,6 +72,28 @@ pub fn load(rel: &str) -> Input {
     }
 }
 
+/// `input` with profiles that differ from road to road, drawn from each road's place in the
+/// input: sidewalks of 0 to 4 m, left and right unlike, and every seventh road with neither
+/// curb top nor sidewalk. Blocks then have bands that change along their outlines.
+#[allow(dead_code)]
+pub fn mixed_sidewalks(mut input: Input) -> Input {
+    const LEFT: [f64; 4] = [0.0, 1.0, 2.5, 4.0];
+    const RIGHT: [f64; 4] = [1.5, 3.0, 0.5, 2.0];
+    for (i, r) in input.roads.iter_mut().enumerate() {
+        r.profile.sidewalk_left = Some(LEFT[i % 4]);
+        r.profile.sidewalk_right = Some(RIGHT[i % 4]);
+        if i % 7 == 0 {
+            r.profile = roadgen::core::ProfileOverride {
+                curb_width: Some(0.0),
+                sidewalk_left: Some(0.0),
+                sidewalk_right: Some(0.0),
+                ..r.profile
+            };
+        }
+    }
+    input
+}
+
 /// The grid of block outlines, metres (`blocks::BLOCK_GRID` in the core, private there).
 pub const BLOCK_GRID: f64 = 1.0 / 8192.0;
 

@@ -326,7 +326,11 @@ fn fill_lots(blocks: &mut [Block], settings: &Settings, known: &(dyn Fn(&Block) 
             b.lots = lots;
             return;
         }
-        let band = b.profile.curb_width + b.profile.sidewalk_left;
+        if !b.bands.is_empty() {
+            b.lots = lots_varied(&b.polygon, &b.bands, settings);
+            return;
+        }
+        let band = uniform_band(&b.profile);
         b.lots = if !(band > 0.0) {
             vec![b.polygon.clone()]
         } else if band_fits(&b.polygon, band) {
@@ -335,6 +339,78 @@ fn fill_lots(blocks: &mut [Block], settings: &Settings, known: &(dyn Fn(&Block) 
             Vec::new()
         };
     });
+}
+
+/// The lots of a block whose vertices have bands of different widths ([`Block::bands`]): the
+/// block inset by the band of each vertex (so that the lot's outline runs from one band to the
+/// next along an edge whose ends differ), mitred at a
+/// corner that turns towards the block and bevelled at one that turns away from it (as
+/// [`lots_alone`] does), the parts where the inset runs over itself left out; through the
+/// polygon library, parts below the minimum block area left out. A band narrower than the
+/// tolerance (a road without curb or sidewalk beside a block that has them elsewhere) keeps the
+/// lot that far from the curb, so that the sidewalk band stays one ring around each lot. Taken
+/// again a tolerance deeper when the lots graze the outline, as in [`lots_alone`].
+fn lots_varied(block: &Polygon, bands: &[Vec<f64>], settings: &Settings) -> Vec<Polygon> {
+    let narrowest = bands.iter().flatten().fold(f64::INFINITY, |m, b| m.min(*b)).max(settings.tolerance);
+    if !band_fits(block, narrowest) {
+        return Vec::new();
+    }
+    for attempt in 0..LOT_RETRIES {
+        let deeper = attempt as f64 * settings.tolerance;
+        let Some(lots) = inset_varied(block, bands, deeper, settings) else {
+            return Vec::new();
+        };
+        if !grazes(block, &lots) {
+            return lots;
+        }
+    }
+    Vec::new()
+}
+
+/// The block inset by its vertices' bands (each at least the tolerance, `deeper` more), as
+/// [`lots_varied`] describes: each ring moved into the block vertex by vertex, then the part of
+/// the block that those rings wind round positively (an inset that runs over itself, where a
+/// part of the block is narrower than its bands, winds the other way there). `None` when the
+/// bands do not match the outline's rings and edges, or a point is not finite.
+fn inset_varied(block: &Polygon, bands: &[Vec<f64>], deeper: f64, settings: &Settings) -> Option<Vec<Polygon>> {
+    let rings: Vec<&Vec<Point>> = std::iter::once(&block.exterior).chain(block.holes.iter()).collect();
+    if rings.len() != bands.len() || rings.iter().zip(bands).any(|(r, b)| r.len() != b.len() || r.len() < 3) {
+        return None;
+    }
+    let mut moved: Vec<Contour> = Vec::with_capacity(rings.len());
+    let mut outline: Vec<Contour> = Vec::with_capacity(rings.len());
+    for (ri, (ring, band)) in rings.iter().zip(bands).enumerate() {
+        // Each ring runs with the block on its left: the exterior counter-clockwise, holes
+        // clockwise.
+        let (mut ring, mut band): (Vec<Point>, Vec<f64>) = (ring.to_vec(), band.clone());
+        if (ring_area(&ring) > 0.0) != (ri == 0) {
+            ring.reverse();
+            band.reverse();
+        }
+        let n = ring.len();
+        let normal = |i: usize| ring[(i + 1) % n].sub(ring[i]).unit().perp();
+        let mut out: Vec<Point> = Vec::with_capacity(n + n / 2);
+        for v in 0..n {
+            let (e0, e1) = ((v + n - 1) % n, v);
+            let w = band[v].max(settings.tolerance) + deeper;
+            let (n0, n1) = (normal(e0), normal(e1));
+            let k = 1.0 + n0.dot(n1);
+            if orient(ring[e0], ring[v], ring[(v + 1) % n]) < 0.0 || !(k > 0.0) {
+                // Turning away from the block: a bevel.
+                out.push(ring[v].add(n0.scale(w)));
+                out.push(ring[v].add(n1.scale(w)));
+            } else {
+                out.push(ring[v].add(n0.add(n1).scale(w / k)));
+            }
+        }
+        if !out.iter().all(|p| p.is_finite()) {
+            return None;
+        }
+        moved.push(crate::overlay::contour(&out));
+        outline.push(crate::overlay::contour(&ring));
+    }
+    let out = crate::overlay::overlay(&moved, &vec![outline], OverlayRule::Intersect, FillRule::Positive);
+    Some(clean_lots(out, settings))
 }
 
 /// The block inset by `band`, on the finest power-of-two grid on which the inset fits 32-bit
@@ -349,7 +425,13 @@ fn inset(block: &Polygon, band: f64, settings: &Settings) -> Option<Vec<Polygon>
     }
     let scale = (LOT_GRID_SPAN / extent).log2().floor().exp2();
     let out = shape(block).outline_custom_fixed_scale(&style, OverlayOptions::default(), scale).ok()?;
-    let mut lots: Vec<Polygon> = out
+    Some(clean_lots(out, settings))
+}
+
+/// The lots of an inset as the polygon library gives them: cleaned, parts below the minimum
+/// block area left out, in the order of their lowest-left vertices.
+fn clean_lots(shapes: crate::overlay::Shapes, settings: &Settings) -> Vec<Polygon> {
+    let mut lots: Vec<Polygon> = shapes
         .into_iter()
         .map(|sh| {
             let mut rings = sh.into_iter().map(|c| to_ring(&c));
@@ -365,7 +447,7 @@ fn inset(block: &Polygon, band: f64, settings: &Settings) -> Option<Vec<Polygon>
         let (ka, kb) = (lowest(&a.exterior), lowest(&b.exterior));
         ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
     });
-    Some(lots)
+    lots
 }
 
 /// [`cut_thin_spikes`] on every ring of `p`, kept only when the polygon stays valid.
@@ -579,6 +661,24 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
         })
         .collect();
     let tree = RTree::bulk_load(boxes);
+    // Pieces by the boxes of their surfaces: those that may border a block, for its bands.
+    // Where every piece has one band on both sides, every block has it (that of the piece
+    // that names it): no block has bands of its own, and none are looked for.
+    let first = pieces.first().map(|p| side_band(&p.profile, true));
+    let one_band = pieces
+        .iter()
+        .all(|p| Some(side_band(&p.profile, true)) == first && Some(side_band(&p.profile, false)) == first);
+    let surfaces = RTree::bulk_load(
+        pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !one_band && p.polygon.exterior.len() >= 3)
+            .map(|(pi, p)| {
+                let (lo, hi) = exterior_box(&p.polygon);
+                GeomWithData::new(Rectangle::from_corners(lo, hi), pi)
+            })
+            .collect(),
+    );
     faces
         .into_par_iter()
         .map(|Face { mut polygon, area, corner }| {
@@ -607,7 +707,19 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
             // A crack between two road surfaces thinner than the tolerance is no part of a block.
             cut_polygon_spikes(&mut polygon, settings.tolerance);
             simplify_polygon(&mut polygon);
-            ((base, corner, Block { id: String::new(), polygon, area, profile, lots: Vec::new() }), dist2)
+            let bands = if one_band {
+                Vec::new()
+            } else {
+                let (lo, hi) = exterior_box(&polygon);
+                let r = band_reach(settings);
+                let reach = rstar::AABB::from_corners([lo[0] - r, lo[1] - r], [hi[0] + r, hi[1] + r]);
+                let mut beside: Vec<&RoadPiece> =
+                    surfaces.locate_in_envelope_intersecting(reach).map(|e| pieces[e.data]).collect();
+                beside.sort_by(|a, b| a.id.cmp(&b.id));
+                vertex_bands(&polygon, &profile, &beside, settings)
+            };
+            let block = Block { id: String::new(), polygon, area, profile, bands, lots: Vec::new() };
+            ((base, corner, block), dist2)
         })
         .collect()
 }
@@ -634,6 +746,111 @@ fn name_from(corner: Point, by: Option<(&RoadPiece, usize)>, settings: &Settings
         }
         None => (format!("b/@{:.2},{:.2}", corner.x, corner.y), settings.profile),
     }
+}
+
+/// The sidewalk band of a road piece on one side of it (curb top and sidewalk, metres).
+fn side_band(profile: &crate::Profile, left: bool) -> f64 {
+    profile.curb_width + if left { profile.sidewalk_left } else { profile.sidewalk_right }
+}
+
+/// The band of a block (its profile's) when every edge has it.
+pub(crate) fn uniform_band(profile: &crate::Profile) -> f64 {
+    side_band(profile, true)
+}
+
+/// How far from a block vertex the road pieces that give it its band are looked for, in
+/// corner radii ([`Settings::corner_radius`]): a junction's curb runs round a corner between two
+/// arms, and its vertices lie about a corner radius from them at most (half of a fillet's arc
+/// on a right angle is 0.8 radii long). A vertex further than this from every piece (deep in a
+/// large merged junction) has the block's own band.
+const BAND_REACH_RADII: f64 = 2.0;
+
+/// How far from a block's outline the pieces that give it its bands are looked for, metres
+/// ([`BAND_REACH_RADII`], at least the tolerance).
+pub(crate) fn band_reach(settings: &Settings) -> f64 {
+    (BAND_REACH_RADII * settings.corner_radius).max(settings.tolerance)
+}
+
+/// The bands at each vertex of a block's outline ([`Block::bands`]) from the road pieces
+/// `beside` it (those whose surfaces' boxes come within [`band_reach`] of its box, in id
+/// order), of the pieces whose surfaces lie within that reach of the vertex. A vertex on a road
+/// piece's surface (within the tolerance of it) takes that piece's band on the side of its
+/// centerline the vertex lies on. A vertex of a junction's curb takes the bands of the two
+/// pieces whose surfaces are nearest to it (the arms the curb runs between), each weighted by
+/// the distance to the other, so that the band changes gradually round a corner between roads
+/// of different profiles; with one piece in reach, its band; with none, the block's own. Among
+/// equally near pieces the smallest id comes first. Empty when every vertex has the block's own
+/// band (always so when every piece beside it has that band on both sides).
+fn vertex_bands(
+    polygon: &Polygon,
+    profile: &crate::Profile,
+    beside: &[&RoadPiece],
+    settings: &Settings,
+) -> Vec<Vec<f64>> {
+    let (reach, tolerance) = (band_reach(settings), settings.tolerance);
+    let own = uniform_band(profile);
+    if beside.iter().all(|p| side_band(&p.profile, true) == own && side_band(&p.profile, false) == own) {
+        return Vec::new();
+    }
+    let mut varied = false;
+    let bands: Vec<Vec<f64>> = std::iter::once(&polygon.exterior)
+        .chain(polygon.holes.iter())
+        .map(|ring| {
+            (0..ring.len())
+                .map(|i| {
+                    let m = ring[i];
+                    // The two nearest pieces, in order.
+                    let mut near: [Option<(f64, &RoadPiece)>; 2] = [None, None];
+                    for p in beside {
+                        let d = ring_distance(m, &p.polygon.exterior);
+                        if !(d <= reach) {
+                            continue;
+                        }
+                        if near[0].is_none_or(|b| d < b.0) {
+                            near = [Some((d, p)), near[0]];
+                        } else if near[1].is_none_or(|b| d < b.0) {
+                            near[1] = Some((d, p));
+                        }
+                    }
+                    let of = |(_, p): (f64, &RoadPiece)| side_band(&p.profile, left_of(m, &p.centerline));
+                    let band = match near {
+                        [None, _] => own,
+                        [Some(a), None] => of(a),
+                        // On a piece's surface, its band.
+                        [Some(a), Some(_)] if a.0 <= tolerance => of(a),
+                        // Round a junction's curb, from one arm's band to the other's.
+                        [Some(a), Some(b)] => (of(a) * b.0 + of(b) * a.0) / (a.0 + b.0),
+                    };
+                    varied |= band != own;
+                    band
+                })
+                .collect()
+        })
+        .collect();
+    if varied {
+        bands
+    } else {
+        Vec::new()
+    }
+}
+
+/// The distance from `q` to the nearest edge of a ring, metres.
+fn ring_distance(q: Point, ring: &[Point]) -> f64 {
+    let n = ring.len();
+    (0..n).map(|i| project_on_segment(q, ring[i], ring[(i + 1) % n]).1).fold(f64::INFINITY, f64::min)
+}
+
+/// Whether `q` lies to the left of a centerline, looking along it: the side of its nearest
+/// segment (the first of equally near ones).
+fn left_of(q: Point, line: &[crate::types::Point3]) -> bool {
+    let mut best: Option<(f64, usize)> = None;
+    for k in 0..line.len().saturating_sub(1) {
+        let d = project_on_segment(q, line[k].xy(), line[k + 1].xy()).1;
+        if best.is_none_or(|b| d < b.0) {
+            best = Some((d, k));
+        }
+    }
+    best.is_some_and(|(_, k)| orient(line[k].xy(), line[k + 1].xy(), q) > 0.0)
 }
 
 /// The name and profile [`name_faces`] gives a block with this corner when `pieces` holds every
@@ -1034,7 +1251,7 @@ mod tests {
         let lots = lots_alone(&outline, profile.curb_width + profile.sidewalk_left, &settings);
         assert!(!lots.contains(&hair));
         let area = polygon_area(&outline);
-        let b = Block { id: "b".into(), polygon: outline, area, profile, lots };
+        let b = Block { id: "b".into(), polygon: outline, area, profile, bands: Vec::new(), lots };
         let net = Network { blocks: vec![b], ..Network::default() };
         let mut meshes = crate::mesh_types::MeshCollector::default();
         crate::mesh::build_meshes(&net, &settings, &mut meshes);

@@ -47,7 +47,8 @@ use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
 use crate::blocks::{
-    face_dropped, faces, finish_blocks, frame_around, name_at, name_faces, polygon_box, whole_faces, Bbox, Face, Faces,
+    band_reach, face_dropped, faces, finish_blocks, frame_around, name_at, name_faces, polygon_box, whole_faces, Bbox,
+    Face, Faces,
 };
 use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
@@ -820,8 +821,19 @@ impl Session {
         // to its corner than the piece that names it): it is found again too.
         // `redo`: the changed surfaces and the outlines of such blocks; the faces that meet it
         // replace the blocks that do. Only a face that meets a changed surface can be new.
+        // A block takes its bands from the pieces whose surfaces come within `band_reach` of
+        // it (`blocks::vertex_bands`): one that only comes that near a changed surface is found
+        // again too (one that meets it is anyway), even where a piece changed only its profile.
+        // Where every piece has the default band on both sides, no block has bands of its own
+        // and the nearest surfaces give the one band: a tolerance is reach enough.
+        let reach = self.band_reach();
         let mut redo = changed.clone();
         for i in 0..self.net.blocks.len() {
+            let bx = self.block_box[i];
+            if !changed.meets(bx) && changed.meets(grow(bx, reach)) {
+                redo.add(bx);
+                continue;
+            }
             let (c, r) = self.block_naming[i];
             let disc = ([c.x - r, c.y - r], [c.x + r, c.y + r]);
             if !changed.meets(disc) {
@@ -932,6 +944,22 @@ impl Session {
             }
         }
         false
+    }
+
+    /// How far the pieces that give a block its bands may lie from it (`blocks::band_reach`),
+    /// metres; where every piece has the default band on both sides, no block has bands of its
+    /// own and the nearest surfaces give the one band: a tolerance.
+    fn band_reach(&self) -> f64 {
+        let default = crate::blocks::uniform_band(&self.settings.profile);
+        let varied = self.net.pieces.iter().any(|p| {
+            p.profile.curb_width + p.profile.sidewalk_left != default
+                || p.profile.curb_width + p.profile.sidewalk_right != default
+        });
+        if varied {
+            band_reach(&self.settings)
+        } else {
+            self.settings.tolerance
+        }
     }
 
     /// How far a block frame reaches past what it must hold: the widest road, at least the snap
@@ -1053,7 +1081,10 @@ impl Session {
                 kept.push(face);
             }
         }
-        let pieces: Vec<&RoadPiece> = pi.iter().map(|&i| &self.net.pieces[i]).collect();
+        // The pieces that may name a face or give it its bands (`band_reach` of it).
+        let named_by = grow(frame, self.band_reach());
+        let pieces: Vec<&RoadPiece> =
+            self.net.pieces.iter().zip(&self.piece_box).filter(|(_, b)| meets(**b, named_by)).map(|(p, _)| p).collect();
         let corners: Vec<Point> = kept.iter().map(|f| f.corner).collect();
         let (named, corners): (Vec<_>, Vec<Point>) = name_faces(kept, &pieces, &self.settings)
             .into_iter()
@@ -1081,14 +1112,14 @@ impl Session {
         let mut bases: BTreeSet<&str> = named.iter().map(|((base, _, _), _)| base.as_str()).collect();
         bases.extend(self.net.blocks.iter().zip(&gone).filter(|(_, g)| **g).map(|(b, _)| base_of(&b.id)));
         let clash = self.net.blocks.iter().zip(&gone).any(|(b, g)| !g && bases.contains(base_of(&b.id)));
-        // Lots depend on nothing but a block's outline and profile: an old block that comes out
+        // Lots depend on nothing but a block's outline, profile and bands: an old block that comes out
         // again keeps its lots.
         let old_lots: BTreeMap<&str, &Block> =
             self.net.blocks.iter().zip(&gone).filter(|(_, g)| **g).map(|(b, _)| (b.id.as_str(), b)).collect();
         let known = |b: &Block| {
             old_lots
                 .get(b.id.as_str())
-                .filter(|o| o.polygon == b.polygon && o.profile == b.profile)
+                .filter(|o| o.polygon == b.polygon && o.profile == b.profile && o.bands == b.bands)
                 .map(|o| o.lots.clone())
         };
         let fresh = finish_blocks(named, &self.settings, &known);

@@ -19,7 +19,7 @@
 //!   cleanly, the band, each lot and the bottom are triangulated on their own.
 //!
 //! Curbs and sidewalks belong to blocks: the sidewalk is the band inside a block along its curb,
-//! as the block's profile says, so road and block meshes never overlap.
+//! as wide as the roads beside it say (`Block::bands`), so road and block meshes never overlap.
 
 use rstar::primitives::{GeomWithData, Line as RLine};
 use rstar::RTree;
@@ -920,7 +920,7 @@ mod tests {
 
     fn block(polygon: Polygon, lots: Vec<Polygon>) -> Block {
         let area = crate::validate::polygon_area(&polygon);
-        Block { id: "b".to_string(), polygon, area, profile: crate::Profile::default(), lots }
+        Block { id: "b".to_string(), polygon, area, profile: crate::Profile::default(), bands: Vec::new(), lots }
     }
 
     /// The block's platform mesh.

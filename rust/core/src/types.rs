@@ -206,6 +206,14 @@ pub struct Block {
     /// The block's cross-section: the profile of the road that names it, on the block's side
     /// (`sidewalk_left` and `sidewalk_right` both hold that side's sidewalk width).
     pub profile: crate::Profile,
+    /// The sidewalk band's width (curb top plus sidewalk, metres) at each vertex of the outline
+    /// where the roads around the block differ in it: one list per ring (the exterior, then
+    /// each hole), one value per vertex. A vertex along a road takes that road's band on the
+    /// block's side; round a junction's corner the band changes gradually from one arm's to the
+    /// other's; between two vertices the lot's outline runs from one's band to the other's.
+    /// Empty when every vertex has the band of [`Block::profile`] (`curb_width +
+    /// sidewalk_left`).
+    pub bands: Vec<Vec<f64>>,
     /// The lots: the block minus its sidewalk band (curb top and sidewalk along its outline).
     /// Empty when the band covers the whole block; several when it cuts the block apart.
     pub lots: Vec<Polygon>,

@@ -1385,6 +1385,7 @@ mod tests {
             area: polygon_area(&polygon),
             polygon,
             profile: crate::Profile::default(),
+            bands: vec![],
             lots: vec![],
         }
     }

@@ -667,6 +667,7 @@ mod tests {
                 polygon: rect(0.0, 10.0, 100.0, 100.0),
                 area: 9000.0,
                 profile: Default::default(),
+                bands: vec![],
                 lots: vec![rect(3.0, 13.0, 97.0, 97.0)],
             }],
             pieces: vec![RoadPiece {

@@ -37,6 +37,7 @@ fn network() -> Network {
             polygon: Polygon { exterior: square(0.0, 0.0, 10.0, 10.0), holes: vec![hole] },
             area: 96.0,
             profile: Default::default(),
+            bands: vec![],
             lots: vec![],
         }],
         diagnostics: vec![

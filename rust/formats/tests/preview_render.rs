@@ -12,7 +12,7 @@ fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
 }
 
 fn block(id: &str, polygon: Polygon) -> Block {
-    Block { id: id.into(), polygon, area: 0.0, profile: Default::default(), lots: vec![] }
+    Block { id: id.into(), polygon, area: 0.0, profile: Default::default(), bands: vec![], lots: vec![] }
 }
 
 fn piece(id: &str, width: f64, polygon: Polygon) -> RoadPiece {
