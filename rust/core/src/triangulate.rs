@@ -339,11 +339,77 @@ fn triangulate_with(poly: &Polygon, refine: bool) -> Triangulation {
 
     let small = rings.iter().all(|r| r.iter().all(|p| p.x.abs() <= REFINE_MAX_COORD && p.y.abs() <= REFINE_MAX_COORD));
     if refine && small {
+        seed_boundary_layer(&mut cdt, poly);
         cdt = refined(cdt, input_vertices);
     }
 
     collect(&cdt)
 }
+
+/// Seeds a layer of points just inside the boundary before refinement: one per boundary vertex,
+/// moved into the polygon along its corner's bisector by about the length of its edges (the
+/// apex of a near-equilateral triangle on them), where it lies inside the polygon and no nearer
+/// than [`SEED_CLEARANCE`] of that length to any boundary edge. Refinement alone cannot give
+/// the triangles along a boundary kept whole good shapes: every Steiner point it would place
+/// near a short boundary edge encroaches on it, and is refused.
+fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
+    let rings: Vec<&Vec<Point>> = std::iter::once(&poly.exterior).chain(poly.holes.iter()).collect();
+    let edges: Vec<(Point, Point)> =
+        rings.iter().flat_map(|r| (0..r.len()).map(move |i| (r[i], r[(i + 1) % r.len()]))).collect();
+    // Larger polygons find the edges near a seed through an R-tree.
+    let tree = (edges.len() > crate::validate::BRUTE_FORCE_LIMIT).then(|| {
+        rstar::RTree::bulk_load(
+            edges.iter().map(|&(a, b)| rstar::primitives::Line::new([a.x, a.y], [b.x, b.y])).collect(),
+        )
+    });
+    let inside = |q: Point| {
+        crate::validate::point_in_ring(q, &poly.exterior)
+            && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
+    };
+    let mut seeds = Vec::new();
+    for ring in &rings {
+        let n = ring.len();
+        for i in 0..n {
+            let (a, v, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
+            let h = 0.5 * (a.dist(v) + v.dist(c));
+            let bis = a.sub(v).unit().add(c.sub(v).unit());
+            if !(h > 0.0) || !(bis.len() > 1e-3) {
+                continue;
+            }
+            let mut q = v.add(bis.unit().scale(SEED_DEPTH * h));
+            if !inside(q) {
+                q = v.sub(bis.unit().scale(SEED_DEPTH * h));
+                if !inside(q) {
+                    continue;
+                }
+            }
+            let clear = SEED_CLEARANCE * h;
+            let near_edge = match &tree {
+                None => edges.iter().any(|&(s, t)| crate::geom::project_on_segment(q, s, t).1 < clear),
+                Some(tree) => tree.locate_within_distance([q.x, q.y], clear * clear).next().is_some(),
+            };
+            if near_edge || seeds.iter().any(|&(p, hp): &(Point, f64)| p.dist(q) < SEED_CLEARANCE * h.max(hp)) {
+                continue;
+            }
+            seeds.push((q, h));
+        }
+    }
+    for (q, _) in seeds {
+        if cdt.locate_vertex(Point2::new(q.x, q.y)).is_none() {
+            let _ = cdt.insert(Vertex(Point2::new(q.x, q.y)));
+        }
+    }
+}
+
+/// How far into the polygon [`seed_boundary_layer`] puts a seed, in the length of its vertex's
+/// edges: the height of an equilateral triangle on them, √3/2 (of 0.6, 0.87 and 1.0 on
+/// liege_center's junctions, the fewest triangles with an angle below 10°: 8.0, 4.9 and 5.0 %).
+const SEED_DEPTH: f64 = 0.866_025_403_784_438_6;
+
+/// How near a seed may come to any boundary edge or another seed, in the length of its
+/// vertex's edges (the larger of the two seeds'): a seed any nearer would make a small
+/// triangle there rather than a well-shaped one.
+const SEED_CLEARANCE: f64 = 0.6;
 
 /// Delaunay refinement (see the module notes), with the boundary kept whole: neighbouring
 /// surfaces (a junction and its road pieces, a block's top and its skirt) share their boundary
