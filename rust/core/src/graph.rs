@@ -1,14 +1,14 @@
 //! Stages 2 to 4: crossings, connections and the noded graph of road edges.
 //!
-//! Every road is flattened into a [`Line`]. Crossings between segments come from an R-tree over
-//! all segments and are decided with exact predicates. Road ends join the road (or road end)
-//! nearest to them within the snap distance; an end that overshoots a crossing by less than the
+//! Every road is flattened into a [`Line`]. Crossings between segments come from a sweep along x
+//! over boxes of runs of segments and are decided with exact predicates. Road ends join the road
+//! (or road end) nearest to them within the snap distance (found in an R-tree of those boxes); an end that overshoots a crossing by less than the
 //! junction's size is trimmed back to it. Every connection is a node; nodes closer together than
 //! the roads are wide are gathered into one cluster (one junction). Each road is then cut at its
 //! nodes into edges.
 
 use rstar::primitives::{GeomWithData, Rectangle};
-use rstar::{Envelope, RTree, AABB};
+use rstar::{RTree, AABB};
 
 use crate::geom::{project_on_segment, segment_hit, Line, SegHit};
 use crate::types::{Diagnostic, DiagnosticCode, Point};
@@ -105,13 +105,61 @@ fn seg_tree(roads: &[RoadLine]) -> RTree<SegEntry> {
 
 /// The box of the tree entry of road `r` that starts at segment `first`.
 fn entry_env(roads: &[RoadLine], r: usize, first: usize) -> AABB<[f64; 2]> {
-    entry_segments(roads, r, first).fold(seg_env(roads, r, first), |e, k| e.merged(&seg_env(roads, r, k)))
+    let (lo, hi) = entry_box(roads, r, first);
+    AABB::from_corners(lo, hi)
+}
+
+/// A box as lowest and highest corners, closed. Plain arithmetic instead of the tree's
+/// envelopes, whose generic point operations cost several times as many instructions; for
+/// finite coordinates both give the same answers.
+type Box2 = ([f64; 2], [f64; 2]);
+
+/// The box of the tree entry of road `r` that starts at segment `first` ([`entry_env`]).
+fn entry_box(roads: &[RoadLine], r: usize, first: usize) -> Box2 {
+    entry_segments(roads, r, first).fold(seg_box(roads, r, first), |(lo, hi), k| {
+        let (l, h) = seg_box(roads, r, k);
+        ([lo[0].min(l[0]), lo[1].min(l[1])], [hi[0].max(h[0]), hi[1].max(h[1])])
+    })
 }
 
 /// The box of segment `k` of road `r`.
-fn seg_env(roads: &[RoadLine], r: usize, k: usize) -> AABB<[f64; 2]> {
+fn seg_box(roads: &[RoadLine], r: usize, k: usize) -> Box2 {
     let (a, b) = seg(roads, r, k);
-    AABB::from_corners([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)])
+    ([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)])
+}
+
+/// Whether two closed boxes meet (as the tree's envelopes decide it).
+fn boxes_meet(a: &Box2, b: &Box2) -> bool {
+    a.0[0] <= b.1[0] && a.0[1] <= b.1[1] && a.1[0] >= b.0[0] && a.1[1] >= b.0[1]
+}
+
+/// For each box of `boxes`, the indices of the boxes that meet it from its own on (itself
+/// included), ascending: one sweep along x over the boxes sorted by their lowest x, each
+/// tested against those still open there, instead of one tree search per box.
+fn meeting_from(boxes: &[Box2]) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..boxes.len()).collect();
+    order.sort_by(|&a, &b| boxes[a].0[0].total_cmp(&boxes[b].0[0]).then(a.cmp(&b)));
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); boxes.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for &i in &order {
+        let b = &boxes[i];
+        // A box that ends before this one starts ends before every later one starts.
+        open.retain(|&o| !(boxes[o].1[0] < b.0[0]));
+        for &o in &open {
+            if boxes_meet(&boxes[o], b) {
+                let (lo, hi) = if o < i { (o, i) } else { (i, o) };
+                out[lo].push(hi);
+            }
+        }
+        if boxes_meet(b, b) {
+            out[i].push(i);
+        }
+        open.push(i);
+    }
+    for v in &mut out {
+        v.sort_unstable();
+    }
+    out
 }
 
 /// The segments of road `r` in the tree entry that starts at segment `first`.
@@ -132,7 +180,10 @@ fn entries_meeting(tree: &RTree<SegEntry>, env: &AABB<[f64; 2]>) -> Vec<(usize, 
 fn segments_meeting(roads: &[RoadLine], tree: &RTree<SegEntry>, env: &AABB<[f64; 2]>) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for (r, first) in entries_meeting(tree, env) {
-        out.extend(entry_segments(roads, r, first).filter(|&k| seg_env(roads, r, k).intersects(env)).map(|k| (r, k)));
+        let env = (env.lower(), env.upper());
+        out.extend(
+            entry_segments(roads, r, first).filter(|&k| boxes_meet(&seg_box(roads, r, k), &env)).map(|k| (r, k)),
+        );
     }
     out
 }
@@ -166,12 +217,7 @@ fn height_at(road: &RoadLine, s: f64) -> f64 {
 }
 
 /// All crossings between segments, with grade-separated ones reported and left out.
-fn find_crossings(
-    roads: &[RoadLine],
-    tree: &RTree<SegEntry>,
-    settings: &Settings,
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<Crossing> {
+fn find_crossings(roads: &[RoadLine], settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Crossing> {
     use rayon::prelude::*;
     // Each tree entry against the entries its box meets, then segment by segment: the pairs
     // of segments whose boxes meet, each once, in order of the first segment, then the second.
@@ -182,20 +228,21 @@ fn find_crossings(
             (0..road.line.pts.len().saturating_sub(1)).step_by(SEGMENTS_PER_ENTRY).map(move |first| (r, first))
         })
         .collect();
+    // The entries are in order of road and first segment: the entries from one on are those
+    // after it.
+    let boxes: Vec<Box2> = entries.iter().map(|&(r, first)| entry_box(roads, r, first)).collect();
+    let meeting = meeting_from(&boxes);
     let found: Vec<Vec<Crossing>> = entries
         .par_iter()
-        .map(|&(r1, first1)| {
-            let cands: Vec<(usize, usize)> = entries_meeting(tree, &entry_env(roads, r1, first1))
-                .into_iter()
-                .filter(|&c| c >= (r1, first1))
-                .collect();
+        .zip(meeting.par_iter())
+        .map(|(&(r1, first1), cands)| {
             let mut out = Vec::new();
             for k1 in entry_segments(roads, r1, first1) {
                 let (a0, a1) = seg(roads, r1, k1);
-                let env1 = seg_env(roads, r1, k1);
-                for &(r2, first2) in &cands {
+                let env1 = seg_box(roads, r1, k1);
+                for &(r2, first2) in cands.iter().map(|&c| &entries[c]) {
                     for k2 in entry_segments(roads, r2, first2) {
-                        if (r2, k2) <= (r1, k1) || !seg_env(roads, r2, k2).intersects(&env1) {
+                        if (r2, k2) <= (r1, k1) || !boxes_meet(&seg_box(roads, r2, k2), &env1) {
                             continue;
                         }
                         if r1 == r2 && adjacent(&roads[r1], k1, k2) {
@@ -439,7 +486,7 @@ pub(crate) fn build_graph(
 ) -> (Graph, UnionFind) {
     let mut roads = roads;
     let tree = seg_tree(&roads);
-    let crossings = find_crossings(&roads, &tree, settings, diags);
+    let crossings = find_crossings(&roads, settings, diags);
     let (links, connected, near_misses) = find_end_links(&roads, &tree, &crossings, settings, diags);
 
     let mut nodes: Vec<Node> = Vec::new();
@@ -542,29 +589,28 @@ pub(crate) fn build_graph(
         }
     }
     let max_w = nodes.iter().map(|n| n.width).fold(0.0, f64::max) + settings.merge_distance;
-    let pts: Vec<GeomWithData<[f64; 2], usize>> =
-        nodes.iter().enumerate().map(|(i, n)| GeomWithData::new([n.pos.x, n.pos.y], i)).collect();
-    let ntree = RTree::bulk_load(pts);
-    // The pairs are found in parallel; the union-find's result does not depend on their order.
-    let close: Vec<Vec<usize>> = {
-        use rayon::prelude::*;
-        nodes
-            .par_iter()
-            .enumerate()
-            .map(|(i, n)| {
-                ntree
-                    .locate_within_distance([n.pos.x, n.pos.y], max_w * max_w)
-                    .map(|cand| cand.data)
-                    .filter(|&j| {
-                        j > i && n.pos.dist(nodes[j].pos) < n.width.max(nodes[j].width) + settings.merge_distance
-                    })
-                    .collect()
-            })
-            .collect()
-    };
-    for (i, js) in close.into_iter().enumerate() {
-        for j in js {
-            uf.union(i, j);
+    // The pairs within `max_w` (squared distance at most its square, as a tree search by
+    // distance decides it), by a sweep along x: nodes in order of x, each against those after
+    // it until the x distance alone is too far. The union-find's result does not depend on the
+    // order of the pairs.
+    let max_d2 = max_w * max_w;
+    let mut by_x: Vec<usize> = (0..nodes.len()).collect();
+    by_x.sort_by(|&a, &b| nodes[a].pos.x.total_cmp(&nodes[b].pos.x).then(a.cmp(&b)));
+    for (k, &a) in by_x.iter().enumerate() {
+        let p = nodes[a].pos;
+        for &b in &by_x[k + 1..] {
+            let q = nodes[b].pos;
+            let dx = q.x - p.x;
+            // Sorted by x, `dx` only grows from here (and a NaN stops the sweep: it meets nothing).
+            if !(dx * dx <= max_d2) {
+                break;
+            }
+            let dy = q.y - p.y;
+            let (i, j) = if a < b { (a, b) } else { (b, a) };
+            let (n, m) = (&nodes[i], &nodes[j]);
+            if dy * dy + dx * dx <= max_d2 && n.pos.dist(m.pos) < n.width.max(m.width) + settings.merge_distance {
+                uf.union(i, j);
+            }
         }
     }
 
