@@ -2,13 +2,10 @@
 //!
 //! Every road is flattened into a [`Line`]. Crossings between segments come from a sweep along x
 //! over boxes of runs of segments and are decided with exact predicates. Road ends join the road
-//! (or road end) nearest to them within the snap distance (found in an R-tree of those boxes); an end that overshoots a crossing by less than the
-//! junction's size is trimmed back to it. Every connection is a node; nodes closer together than
+//! (or road end) nearest to them within the snap distance (found by a sweep too); an end that
+//! overshoots a crossing by less than the junction's size is trimmed back to it. Every connection is a node; nodes closer together than
 //! the roads are wide are gathered into one cluster (one junction). Each road is then cut at its
 //! nodes into edges.
-
-use rstar::primitives::{GeomWithData, Rectangle};
-use rstar::{RTree, AABB};
 
 use crate::geom::{project_on_segment, segment_hit, Line, SegHit};
 use crate::types::{Diagnostic, DiagnosticCode, Point};
@@ -63,14 +60,9 @@ pub(crate) struct Graph {
     pub(crate) edges: Vec<Edge>,
 }
 
-/// An entry of the segment tree: a run of up to [`SEGMENTS_PER_ENTRY`] consecutive segments of
-/// one road (road index, first segment index), boxed together.
-type SegEntry = GeomWithData<Rectangle<[f64; 2]>, (u32, u32)>;
-
-/// Consecutive segments of a road that share one entry of the segment tree. A flattened
-/// centerline has many short segments in a row; boxing them in runs makes the tree several
-/// times cheaper to build and to search, and each entry found is then read segment by
-/// segment.
+/// Consecutive segments of a road that share one box of the sweeps. A flattened centerline has
+/// many short segments in a row; boxing them in runs makes the sweeps several times cheaper,
+/// and each run found is then read segment by segment.
 const SEGMENTS_PER_ENTRY: usize = 8;
 
 /// Where a connection lies along a road.
@@ -91,30 +83,12 @@ struct Crossing {
     p: Point,
 }
 
-fn seg_tree(roads: &[RoadLine]) -> RTree<SegEntry> {
-    let mut entries = Vec::new();
-    for (r, road) in roads.iter().enumerate() {
-        for first in (0..road.line.pts.len().saturating_sub(1)).step_by(SEGMENTS_PER_ENTRY) {
-            let env = entry_env(roads, r, first);
-            entries
-                .push(GeomWithData::new(Rectangle::from_corners(env.lower(), env.upper()), (r as u32, first as u32)));
-        }
-    }
-    RTree::bulk_load(entries)
-}
-
-/// The box of the tree entry of road `r` that starts at segment `first`.
-fn entry_env(roads: &[RoadLine], r: usize, first: usize) -> AABB<[f64; 2]> {
-    let (lo, hi) = entry_box(roads, r, first);
-    AABB::from_corners(lo, hi)
-}
-
-/// A box as lowest and highest corners, closed. Plain arithmetic instead of the tree's
-/// envelopes, whose generic point operations cost several times as many instructions; for
-/// finite coordinates both give the same answers.
+/// A box as lowest and highest corners, closed, in plain arithmetic (an R-tree's envelopes,
+/// used here before, cost several times as many instructions through their generic point
+/// operations; for finite coordinates both give the same answers).
 type Box2 = ([f64; 2], [f64; 2]);
 
-/// The box of the tree entry of road `r` that starts at segment `first` ([`entry_env`]).
+/// The box of the run of segments of road `r` that starts at segment `first`.
 fn entry_box(roads: &[RoadLine], r: usize, first: usize) -> Box2 {
     entry_segments(roads, r, first).fold(seg_box(roads, r, first), |(lo, hi), k| {
         let (l, h) = seg_box(roads, r, k);
@@ -128,14 +102,14 @@ fn seg_box(roads: &[RoadLine], r: usize, k: usize) -> Box2 {
     ([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)])
 }
 
-/// Whether two closed boxes meet (as the tree's envelopes decide it).
+/// Whether two closed boxes meet.
 fn boxes_meet(a: &Box2, b: &Box2) -> bool {
     a.0[0] <= b.1[0] && a.0[1] <= b.1[1] && a.1[0] >= b.0[0] && a.1[1] >= b.0[1]
 }
 
 /// For each box of `boxes`, the indices of the boxes that meet it from its own on (itself
 /// included), ascending: one sweep along x over the boxes sorted by their lowest x, each
-/// tested against those still open there, instead of one tree search per box.
+/// tested against those still open there (instead of one R-tree search per box).
 fn meeting_from(boxes: &[Box2]) -> Vec<Vec<usize>> {
     let mut order: Vec<usize> = (0..boxes.len()).collect();
     order.sort_by(|&a, &b| boxes[a].0[0].total_cmp(&boxes[b].0[0]).then(a.cmp(&b)));
@@ -162,30 +136,53 @@ fn meeting_from(boxes: &[Box2]) -> Vec<Vec<usize>> {
     out
 }
 
-/// The segments of road `r` in the tree entry that starts at segment `first`.
+/// The segments of road `r` in the run that starts at segment `first`.
 fn entry_segments(roads: &[RoadLine], r: usize, first: usize) -> std::ops::Range<usize> {
     first..(first + SEGMENTS_PER_ENTRY).min(roads[r].line.pts.len().saturating_sub(1))
 }
 
-/// The tree entries (road, first segment) whose boxes meet `env`, in order of road and segment
-/// (whatever the tree's inner order).
-fn entries_meeting(tree: &RTree<SegEntry>, env: &AABB<[f64; 2]>) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> =
-        tree.locate_in_envelope_intersecting(*env).map(|c| (c.data.0 as usize, c.data.1 as usize)).collect();
-    out.sort_unstable();
+/// For each box of `queries`, the indices of the boxes of `boxes` that meet it, ascending: the
+/// sweep of [`meeting_from`] over both lists together.
+fn meeting_of(queries: &[Box2], boxes: &[Box2]) -> Vec<Vec<usize>> {
+    // (is a box of `boxes`, index), in order of lowest x.
+    let mut order: Vec<(bool, usize)> = (0..queries.len()).map(|i| (false, i)).collect();
+    order.extend((0..boxes.len()).map(|i| (true, i)));
+    let of = |&(b, i): &(bool, usize)| if b { &boxes[i] } else { &queries[i] };
+    order.sort_by(|a, b| of(a).0[0].total_cmp(&of(b).0[0]).then(a.cmp(b)));
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); queries.len()];
+    let (mut open_q, mut open_b): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    for item in &order {
+        let x = of(item);
+        open_q.retain(|&o| !(queries[o].1[0] < x.0[0]));
+        open_b.retain(|&o| !(boxes[o].1[0] < x.0[0]));
+        match *item {
+            (true, i) => {
+                for &q in open_q.iter().filter(|&&q| boxes_meet(&queries[q], x)) {
+                    out[q].push(i);
+                }
+                open_b.push(i);
+            }
+            (false, q) => {
+                out[q].extend(open_b.iter().copied().filter(|&o| boxes_meet(x, &boxes[o])));
+                open_q.push(q);
+            }
+        }
+    }
+    for v in &mut out {
+        v.sort_unstable();
+    }
     out
 }
 
-/// The segments (road, index) whose boxes meet `env`, in order of road and index.
-fn segments_meeting(roads: &[RoadLine], tree: &RTree<SegEntry>, env: &AABB<[f64; 2]>) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for (r, first) in entries_meeting(tree, env) {
-        let env = (env.lower(), env.upper());
-        out.extend(
-            entry_segments(roads, r, first).filter(|&k| boxes_meet(&seg_box(roads, r, k), &env)).map(|k| (r, k)),
-        );
-    }
-    out
+/// The runs of segments (road, first segment) of every road, in order of road and segment.
+fn segment_runs(roads: &[RoadLine]) -> Vec<(usize, usize)> {
+    roads
+        .iter()
+        .enumerate()
+        .flat_map(|(r, road)| {
+            (0..road.line.pts.len().saturating_sub(1)).step_by(SEGMENTS_PER_ENTRY).map(move |first| (r, first))
+        })
+        .collect()
 }
 
 fn seg(roads: &[RoadLine], r: usize, k: usize) -> (Point, Point) {
@@ -219,15 +216,9 @@ fn height_at(road: &RoadLine, s: f64) -> f64 {
 /// All crossings between segments, with grade-separated ones reported and left out.
 fn find_crossings(roads: &[RoadLine], settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Crossing> {
     use rayon::prelude::*;
-    // Each tree entry against the entries its box meets, then segment by segment: the pairs
+    // Each run of segments against the runs its box meets, then segment by segment: the pairs
     // of segments whose boxes meet, each once, in order of the first segment, then the second.
-    let entries: Vec<(usize, usize)> = roads
-        .iter()
-        .enumerate()
-        .flat_map(|(r, road)| {
-            (0..road.line.pts.len().saturating_sub(1)).step_by(SEGMENTS_PER_ENTRY).map(move |first| (r, first))
-        })
-        .collect();
+    let entries = segment_runs(roads);
     // The entries are in order of road and first segment: the entries from one on are those
     // after it.
     let boxes: Vec<Box2> = entries.iter().map(|&(r, first)| entry_box(roads, r, first)).collect();
@@ -353,7 +344,6 @@ struct EndLink {
 
 fn find_end_links(
     roads: &[RoadLine],
-    tree: &RTree<SegEntry>,
     crossings: &[Crossing],
     settings: &Settings,
     diags: &mut Vec<Diagnostic>,
@@ -377,21 +367,38 @@ fn find_end_links(
     let reach = settings.snap_distance + max_width;
     let mut links = Vec::new();
     let mut near_misses = Vec::new();
+    // The open ends not on a crossing (road, end, position along it, point), each with the box
+    // of what it may join; then the runs of segments whose boxes meet each, all in one sweep.
+    let mut ends: Vec<(usize, usize, f64, Point)> = Vec::new();
     for (r, road) in roads.iter().enumerate() {
         if road.closed || road.line.pts.len() < 2 {
             continue;
         }
         let len = road.line.length();
         for (end, s_end) in [(0usize, 0.0), (1usize, len)] {
-            if connected[r][end] {
-                continue;
+            if !connected[r][end] {
+                ends.push((r, end, s_end, road.line.point_at(s_end).xy()));
             }
-            let e = road.line.point_at(s_end).xy();
-            let env = AABB::from_corners([e.x - reach, e.y - reach], [e.x + reach, e.y + reach]);
+        }
+    }
+    let envs: Vec<Box2> =
+        ends.iter().map(|&(_, _, _, e)| ([e.x - reach, e.y - reach], [e.x + reach, e.y + reach])).collect();
+    let runs = segment_runs(roads);
+    let run_boxes: Vec<Box2> = runs.iter().map(|&(r, first)| entry_box(roads, r, first)).collect();
+    let meeting = meeting_of(&envs, &run_boxes);
+    for ((&(r, end, s_end, e), env), near_runs) in ends.iter().zip(&envs).zip(&meeting) {
+        let road = &roads[r];
+        {
             // Candidates within the snap distance: (distance, road, s, point).
             let mut within: Vec<(f64, usize, f64, Point)> = Vec::new();
             let mut near: Option<(f64, usize)> = None;
-            for (r2, k2) in segments_meeting(roads, tree, &env) {
+            let segments = near_runs.iter().flat_map(|&i| {
+                let (r2, first) = runs[i];
+                entry_segments(roads, r2, first)
+                    .filter(move |&k| boxes_meet(&seg_box(roads, r2, k), env))
+                    .map(move |k| (r2, k))
+            });
+            for (r2, k2) in segments {
                 let (b0, b1) = seg(roads, r2, k2);
                 let (t, d) = project_on_segment(e, b0, b1);
                 let s2 = roads[r2].line.s_of(k2, t);
@@ -485,9 +492,8 @@ pub(crate) fn build_graph(
     diags: &mut Vec<Diagnostic>,
 ) -> (Graph, UnionFind) {
     let mut roads = roads;
-    let tree = seg_tree(&roads);
     let crossings = find_crossings(&roads, settings, diags);
-    let (links, connected, near_misses) = find_end_links(&roads, &tree, &crossings, settings, diags);
+    let (links, connected, near_misses) = find_end_links(&roads, &crossings, settings, diags);
 
     let mut nodes: Vec<Node> = Vec::new();
     let mut stops: Vec<Stop> = Vec::new();
@@ -589,8 +595,8 @@ pub(crate) fn build_graph(
         }
     }
     let max_w = nodes.iter().map(|n| n.width).fold(0.0, f64::max) + settings.merge_distance;
-    // The pairs within `max_w` (squared distance at most its square, as a tree search by
-    // distance decides it), by a sweep along x: nodes in order of x, each against those after
+    // The pairs within `max_w` (squared distance at most its square, as the R-tree search by
+    // distance used before decided it), by a sweep along x: nodes in order of x, each against those after
     // it until the x distance alone is too far. The union-find's result does not depend on the
     // order of the pairs.
     let max_d2 = max_w * max_w;

@@ -1,11 +1,11 @@
-//! Property test of the crossing search (a child module of `graph`): the R-tree search finds
+//! Property test of the crossing search (a child module of `graph`): the sweep finds
 //! exactly the crossings that testing every pair of segments finds.
 
 use crate::proptest_config as config;
 
 use proptest::prelude::*;
 
-use super::{adjacent, find_crossings, norm_s, seg_tree, RoadLine};
+use super::{adjacent, find_crossings, norm_s, RoadLine};
 use crate::geom::{project_on_segment, segment_hit, Line, SegHit};
 use crate::types::{Point, Point3};
 use crate::Settings;
@@ -114,9 +114,8 @@ proptest! {
     /// brute force interpolates).
     #[test]
     fn rtree_search_finds_what_brute_force_finds(roads in roads()) {
-        let tree = seg_tree(&roads);
         let mut diags = Vec::new();
-        let found: Vec<Key> = find_crossings(&roads, &tree, &Settings::default(), &mut diags)
+        let found: Vec<Key> = find_crossings(&roads, &Settings::default(), &mut diags)
             .into_iter()
             .map(|c| (c.a, c.sa, c.b, c.sb, c.p.x, c.p.y))
             .collect();
