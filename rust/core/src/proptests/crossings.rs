@@ -113,7 +113,7 @@ proptest! {
     /// same points (within rounding: the search copies a segment's end point exactly where the
     /// brute force interpolates).
     #[test]
-    fn rtree_search_finds_what_brute_force_finds(roads in roads()) {
+    fn sweep_finds_what_brute_force_finds(roads in roads()) {
         let mut diags = Vec::new();
         let found: Vec<Key> = find_crossings(&roads, &Settings::default(), &mut diags)
             .into_iter()
