@@ -792,6 +792,14 @@ fn vertex_bands(
     if beside.iter().all(|p| side_band(&p.profile, true) == own && side_band(&p.profile, false) == own) {
         return Vec::new();
     }
+    // A piece's surface lies no nearer to a vertex than its box: one whose box is out of reach,
+    // or no nearer than the second nearest piece so far, is not measured.
+    let boxes: Vec<Bbox> = beside.iter().map(|p| exterior_box(&p.polygon)).collect();
+    let box_distance = |q: Point, (lo, hi): Bbox| {
+        let dx = (lo[0] - q.x).max(q.x - hi[0]).max(0.0);
+        let dy = (lo[1] - q.y).max(q.y - hi[1]).max(0.0);
+        dx.hypot(dy)
+    };
     let mut varied = false;
     let bands: Vec<Vec<f64>> = std::iter::once(&polygon.exterior)
         .chain(polygon.holes.iter())
@@ -801,7 +809,11 @@ fn vertex_bands(
                     let m = ring[i];
                     // The two nearest pieces, in order.
                     let mut near: [Option<(f64, &RoadPiece)>; 2] = [None, None];
-                    for p in beside {
+                    for (p, b) in beside.iter().zip(&boxes) {
+                        let bd = box_distance(m, *b);
+                        if !(bd <= reach) || near[1].is_some_and(|n| bd >= n.0) {
+                            continue;
+                        }
                         let d = ring_distance(m, &p.polygon.exterior);
                         if !(d <= reach) {
                             continue;
