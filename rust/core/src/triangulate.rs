@@ -348,54 +348,70 @@ fn triangulate_with(poly: &Polygon, refine: bool) -> Triangulation {
 
 /// Seeds a layer of points just inside the boundary before refinement: one per boundary vertex,
 /// moved into the polygon along its corner's bisector by about the length of its edges (the
-/// apex of a near-equilateral triangle on them), where it lies inside the polygon and no nearer
-/// than [`SEED_CLEARANCE`] of that length to any boundary edge. Refinement alone cannot give
+/// apex of a near-equilateral triangle on them), where it comes no nearer than
+/// [`SEED_CLEARANCE`] of that length to any boundary edge or seed kept before it (of the larger
+/// length of the two). Refinement alone cannot give
 /// the triangles along a boundary kept whole good shapes: every Steiner point it would place
 /// near a short boundary edge encroaches on it, and is refused.
 fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
     let rings: Vec<&Vec<Point>> = std::iter::once(&poly.exterior).chain(poly.holes.iter()).collect();
     let edges: Vec<(Point, Point)> =
         rings.iter().flat_map(|r| (0..r.len()).map(move |i| (r[i], r[(i + 1) % r.len()]))).collect();
-    // Larger polygons find the edges near a seed through an R-tree.
-    let tree = (edges.len() > crate::validate::BRUTE_FORCE_LIMIT).then(|| {
+    // The candidates: each vertex's point moved in along its corner's bisector, on the side of
+    // the polygon (left of a counter-clockwise exterior, of a clockwise hole), with the mean
+    // length of its edges. One that still lands outside (across a part narrower than that)
+    // only changes the triangulation outside the polygon, which is left out.
+    let mut candidates: Vec<(Point, f64)> = Vec::new();
+    for (ri, ring) in rings.iter().enumerate() {
+        let n = ring.len();
+        let side = if (crate::geom::ring_area(ring) > 0.0) == (ri == 0) { 1.0 } else { -1.0 };
+        for i in 0..n {
+            let (a, v, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
+            let h = 0.5 * (a.dist(v) + v.dist(c));
+            let inward = v.sub(a).unit().perp().add(c.sub(v).unit().perp()).scale(side);
+            if !(h > 0.0) || !(inward.len() > 0.0) {
+                continue;
+            }
+            candidates.push((v.add(inward.unit().scale(SEED_DEPTH * h)), h));
+        }
+    }
+    // Larger polygons find the edges and candidates near a seed through R-trees.
+    let large = edges.len() > crate::validate::BRUTE_FORCE_LIMIT;
+    let edge_tree = large.then(|| {
         rstar::RTree::bulk_load(
             edges.iter().map(|&(a, b)| rstar::primitives::Line::new([a.x, a.y], [b.x, b.y])).collect(),
         )
     });
-    let inside = |q: Point| {
-        crate::validate::point_in_ring(q, &poly.exterior)
-            && !poly.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
-    };
-    let mut seeds = Vec::new();
-    for ring in &rings {
-        let n = ring.len();
-        for i in 0..n {
-            let (a, v, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
-            let h = 0.5 * (a.dist(v) + v.dist(c));
-            let bis = a.sub(v).unit().add(c.sub(v).unit());
-            if !(h > 0.0) || !(bis.len() > 1e-3) {
-                continue;
+    let seed_tree = large.then(|| {
+        rstar::RTree::bulk_load(
+            candidates
+                .iter()
+                .enumerate()
+                .map(|(k, (q, _))| rstar::primitives::GeomWithData::new([q.x, q.y], k))
+                .collect(),
+        )
+    });
+    let longest = candidates.iter().fold(0.0f64, |m, c| m.max(c.1));
+    let mut kept = vec![false; candidates.len()];
+    for (k, &(q, h)) in candidates.iter().enumerate() {
+        let clear = SEED_CLEARANCE * h;
+        let near_edge = match &edge_tree {
+            None => edges.iter().any(|&(s, t)| crate::geom::project_on_segment(q, s, t).1 < clear),
+            Some(tree) => tree.locate_within_distance([q.x, q.y], clear * clear).next().is_some(),
+        };
+        // Too near a seed kept before it, by the larger of their clearances.
+        let crowds = |j: usize| kept[j] && candidates[j].0.dist(q) < SEED_CLEARANCE * h.max(candidates[j].1);
+        let near_seed = match &seed_tree {
+            None => (0..k).any(crowds),
+            Some(tree) => {
+                let r = SEED_CLEARANCE * longest;
+                tree.locate_within_distance([q.x, q.y], r * r).any(|e| e.data < k && crowds(e.data))
             }
-            let mut q = v.add(bis.unit().scale(SEED_DEPTH * h));
-            if !inside(q) {
-                q = v.sub(bis.unit().scale(SEED_DEPTH * h));
-                if !inside(q) {
-                    continue;
-                }
-            }
-            let clear = SEED_CLEARANCE * h;
-            let near_edge = match &tree {
-                None => edges.iter().any(|&(s, t)| crate::geom::project_on_segment(q, s, t).1 < clear),
-                Some(tree) => tree.locate_within_distance([q.x, q.y], clear * clear).next().is_some(),
-            };
-            if near_edge || seeds.iter().any(|&(p, hp): &(Point, f64)| p.dist(q) < SEED_CLEARANCE * h.max(hp)) {
-                continue;
-            }
-            seeds.push((q, h));
-        }
+        };
+        kept[k] = !near_edge && !near_seed;
     }
-    for (q, _) in seeds {
-        if cdt.locate_vertex(Point2::new(q.x, q.y)).is_none() {
+    for ((q, _), keep) in candidates.into_iter().zip(kept) {
+        if keep && cdt.locate_vertex(Point2::new(q.x, q.y)).is_none() {
             let _ = cdt.insert(Vertex(Point2::new(q.x, q.y)));
         }
     }
@@ -406,9 +422,9 @@ fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
 /// liege_center's junctions, the fewest triangles with an angle below 10°: 8.0, 4.9 and 5.0 %).
 const SEED_DEPTH: f64 = 0.866_025_403_784_438_6;
 
-/// How near a seed may come to any boundary edge or another seed, in the length of its
-/// vertex's edges (the larger of the two seeds'): a seed any nearer would make a small
-/// triangle there rather than a well-shaped one.
+/// How near a seed may come to any boundary edge or a seed kept before it, in the length of its
+/// vertex's edges: a seed any nearer would make a small triangle there rather than a
+/// well-shaped one.
 const SEED_CLEARANCE: f64 = 0.6;
 
 /// Delaunay refinement (see the module notes), with the boundary kept whole: neighbouring
