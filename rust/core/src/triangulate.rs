@@ -368,8 +368,10 @@ fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
         for i in 0..n {
             let (a, v, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
             let h = 0.5 * (a.dist(v) + v.dist(c));
-            let inward = v.sub(a).unit().perp().add(c.sub(v).unit().perp()).scale(side);
-            if !(h > 0.0) || !(inward.len() > 0.0) {
+            let (d0, d1) = (v.sub(a).unit(), c.sub(v).unit());
+            let inward = d0.perp().add(d1.perp()).scale(side);
+            let turn = d0.cross(d1).abs().atan2(d0.dot(d1)).to_degrees();
+            if !(h > 0.0) || !(inward.len() > 0.0) || !(turn >= SEED_MIN_TURN_DEG) {
                 continue;
             }
             candidates.push((v.add(inward.unit().scale(SEED_DEPTH * h)), h));
@@ -421,6 +423,12 @@ fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
 /// edges: the height of an equilateral triangle on them, √3/2 (of 0.6, 0.87 and 1.0 on
 /// liege_center's junctions, the fewest triangles with an angle below 10°: 8.0, 4.9 and 5.0 %).
 const SEED_DEPTH: f64 = 0.866_025_403_784_438_6;
+
+/// A boundary vertex where the boundary turns by less than this (degrees) gets no seed: in a
+/// straight run of the boundary the triangles on its edges already have the neighbouring
+/// vertices' seeds, and a row of seeds along a run whose far side is one long unsplittable edge
+/// leaves thinner triangles against that edge than none (`thin_fan_is_not_made_worse`).
+const SEED_MIN_TURN_DEG: f64 = 0.06;
 
 /// How near a seed may come to any boundary edge or a seed kept before it, in the length of its
 /// vertex's edges: a seed any nearer would make a small triangle there rather than a
