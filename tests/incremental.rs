@@ -241,6 +241,23 @@ proptest! {
     }
 }
 
+/// Every road of kotka with mixed sidewalks given the default profile again, one update each,
+/// each equal to a full build: the last of them leaves every road with the default band, and
+/// the blocks that had bands of their own from roads near them (not only beside them) lose
+/// them.
+#[test]
+fn sidewalks_reset_one_road_at_a_time_match_a_full_build() {
+    let input = common::mixed_sidewalks(load("osm/kotka.roads.json"));
+    let ids: Vec<String> = input.roads.iter().map(|r| r.id.clone()).collect();
+    let mut session = Session::new(input, Settings::default()).expect("session");
+    for (k, id) in ids.iter().enumerate() {
+        let mut r = session.input().roads.iter().find(|r| &r.id == id).expect("road").clone();
+        r.profile = Default::default();
+        check_step(&format!("kotka (mixed sidewalks) reset {k} ({id})"), &mut session, Edit::Upsert(r));
+    }
+    assert!(session.network().blocks.iter().all(|b| b.bands.is_empty()));
+}
+
 /// Far from the origin (beyond the reach of the origin-anchored block grid) updates still give
 /// exactly the full build.
 #[test]

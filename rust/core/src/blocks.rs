@@ -749,7 +749,7 @@ fn name_from(corner: Point, by: Option<(&RoadPiece, usize)>, settings: &Settings
 }
 
 /// The sidewalk band of a road piece on one side of it (curb top and sidewalk, metres).
-fn side_band(profile: &crate::Profile, left: bool) -> f64 {
+pub(crate) fn side_band(profile: &crate::Profile, left: bool) -> f64 {
     profile.curb_width + if left { profile.sidewalk_left } else { profile.sidewalk_right }
 }
 

@@ -47,8 +47,8 @@ use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
 use crate::blocks::{
-    band_reach, face_dropped, faces, finish_blocks, frame_around, name_at, name_faces, polygon_box, whole_faces, Bbox,
-    Face, Faces,
+    band_reach, face_dropped, faces, finish_blocks, frame_around, name_at, name_faces, polygon_box, side_band,
+    whole_faces, Bbox, Face, Faces,
 };
 use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
@@ -824,8 +824,7 @@ impl Session {
         // A block takes its bands from the pieces whose surfaces come within `band_reach` of
         // it (`blocks::vertex_bands`): one that only comes that near a changed surface is found
         // again too (one that meets it is anyway), even where a piece changed only its profile.
-        // Where every piece has the default band on both sides, no block has bands of its own
-        // and the nearest surfaces give the one band: a tolerance is reach enough.
+        // Where no block has bands of its own before or after, a tolerance is reach enough.
         let reach = self.band_reach();
         let mut redo = changed.clone();
         for i in 0..self.net.blocks.len() {
@@ -947,14 +946,13 @@ impl Session {
     }
 
     /// How far the pieces that give a block its bands may lie from it (`blocks::band_reach`),
-    /// metres; where every piece has the default band on both sides, no block has bands of its
-    /// own and the nearest surfaces give the one band: a tolerance.
+    /// metres. A tolerance where no block had bands of its own before the update and every
+    /// piece has the default band on both sides after it: then no block has bands either way,
+    /// and the surfaces a block touches give its one band.
     fn band_reach(&self) -> f64 {
         let default = crate::blocks::uniform_band(&self.settings.profile);
-        let varied = self.net.pieces.iter().any(|p| {
-            p.profile.curb_width + p.profile.sidewalk_left != default
-                || p.profile.curb_width + p.profile.sidewalk_right != default
-        });
+        let varied = self.net.blocks.iter().any(|b| !b.bands.is_empty())
+            || self.net.pieces.iter().any(|p| [true, false].into_iter().any(|l| side_band(&p.profile, l) != default));
         if varied {
             band_reach(&self.settings)
         } else {
