@@ -669,24 +669,16 @@ pub(crate) fn build_graph(
     }
     let max_w = nodes.iter().map(|n| n.width).fold(0.0, f64::max) + settings.merge_distance;
     // The pairs within `max_w` (squared distance at most its square, as the R-tree search by
-    // distance used before decided it), by a sweep along x: nodes in order of x, each against those after
-    // it until the x distance alone is too far. The union-find's result does not depend on the
-    // order of the pairs.
+    // distance used before decided it), among the pairs whose boxes `max_w` around them meet
+    // ([`meeting_from`], with its fallback for nodes crowded along x). The union-find's result
+    // does not depend on the order of the pairs.
     let max_d2 = max_w * max_w;
-    let mut by_x: Vec<usize> = (0..nodes.len()).collect();
-    by_x.sort_by(|&a, &b| nodes[a].pos.x.total_cmp(&nodes[b].pos.x).then(a.cmp(&b)));
-    for (k, &a) in by_x.iter().enumerate() {
-        let p = nodes[a].pos;
-        for &b in &by_x[k + 1..] {
-            let q = nodes[b].pos;
-            let dx = q.x - p.x;
-            // Sorted by x, `dx` only grows from here (and a NaN stops the sweep: it meets nothing).
-            if !(dx * dx <= max_d2) {
-                break;
-            }
-            let dy = q.y - p.y;
-            let (i, j) = if a < b { (a, b) } else { (b, a) };
+    let around: Vec<Box2> =
+        nodes.iter().map(|n| ([n.pos.x - max_w, n.pos.y - max_w], [n.pos.x + max_w, n.pos.y + max_w])).collect();
+    for (i, js) in meeting_from(&around).into_iter().enumerate() {
+        for j in js.into_iter().filter(|&j| j > i) {
             let (n, m) = (&nodes[i], &nodes[j]);
+            let (dx, dy) = (m.pos.x - n.pos.x, m.pos.y - n.pos.y);
             if dy * dy + dx * dx <= max_d2 && n.pos.dist(m.pos) < n.width.max(m.width) + settings.merge_distance {
                 uf.union(i, j);
             }
