@@ -144,6 +144,7 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         "update_roads_rebuilt": (!updates.rebuilt.is_empty()).then(|| median(updates.rebuilt.clone())),
         "update_network_s": (!updates.network.is_empty()).then(|| median(updates.network.clone())),
         "update_blocks_s": (!updates.blocks.is_empty()).then(|| median(updates.blocks.clone())),
+        "update_window_builds": updates.window_builds,
         "update_full_builds": updates.full_builds,
         "update_full_blocks": updates.full_blocks,
     });
@@ -162,6 +163,8 @@ struct Updates {
     /// Seconds of each update's junction and road piece stage, and of its block stage.
     network: Vec<f64>,
     blocks: Vec<f64>,
+    /// Builds of the window, all updates together.
+    window_builds: usize,
     /// Updates that built the whole network, or looked at every block, again.
     full_builds: usize,
     full_blocks: usize,
@@ -190,6 +193,7 @@ fn time_updates(args: &Bench, loaded: &Loaded) -> Result<Updates, String> {
         out.rebuilt.push(changes.stats.roads_rebuilt as f64);
         out.network.push(changes.stats.network_s);
         out.blocks.push(changes.stats.blocks_s);
+        out.window_builds += changes.stats.rounds;
         out.full_builds += usize::from(changes.stats.full_build);
         out.full_blocks += usize::from(changes.stats.full_blocks);
     }

@@ -623,7 +623,7 @@ impl Session {
             }
             let WindowBuild { net: lnet, ext, diags, built, junction_box: ljb, piece_box: lpb } = local.as_ref()?;
             // Trust is judged against the window the roads were taken from.
-            let trusted = |b: Bbox| built.holds(grow(b, reach));
+            let trusted = |b: Bbox| built.covers(grow(b, reach));
             let (mut grew_y, mut grew_z) = (false, false);
             // Junctions and pieces: every one whose old or new version meets the dirty region
             // must be trusted, and one that differs brings both versions into the region.
@@ -757,7 +757,7 @@ impl Session {
                 if !diag_region.meets(p) {
                     continue;
                 }
-                if !built.holds(grow(p, reach)) {
+                if !built.covers(grow(p, reach)) {
                     grew_y |= y.add(grow(p, reach));
                 }
                 for (b, e) in &sources {
@@ -1403,7 +1403,56 @@ impl Regions {
     fn holds(&self, b: Bbox) -> bool {
         contains(self.bound, b) && self.boxes.iter().any(|x| contains(*x, b))
     }
+
+    /// The boxes together hold all of `b` (a box that meets `b` meets one of them). Exact
+    /// for closed boxes: `b` is cut by each box in turn into the parts it leaves uncovered;
+    /// past [`COVER_PARTS`] parts the answer is "no", which only costs a larger window.
+    fn covers(&self, b: Bbox) -> bool {
+        if self.holds(b) {
+            return true;
+        }
+        if !contains(self.bound, b) {
+            return false;
+        }
+        let mut rest = vec![b];
+        for x in &self.boxes {
+            let mut next = Vec::with_capacity(rest.len());
+            for r in rest {
+                if !meets(*x, r) {
+                    next.push(r);
+                    continue;
+                }
+                // What `x` leaves of `r`: a slab on each side in x, then one below and above
+                // in y between them. Each keeps the side it shares with `x` (closed boxes).
+                let (lo, hi) = r;
+                if lo[0] < x.0[0] {
+                    next.push((lo, [x.0[0], hi[1]]));
+                }
+                if hi[0] > x.1[0] {
+                    next.push(([x.1[0], lo[1]], hi));
+                }
+                let (mid_lo, mid_hi) = (lo[0].max(x.0[0]), hi[0].min(x.1[0]));
+                if lo[1] < x.0[1] {
+                    next.push(([mid_lo, lo[1]], [mid_hi, x.0[1]]));
+                }
+                if hi[1] > x.1[1] {
+                    next.push(([mid_lo, x.1[1]], [mid_hi, hi[1]]));
+                }
+            }
+            if next.is_empty() {
+                return true;
+            }
+            if next.len() > COVER_PARTS {
+                return false;
+            }
+            rest = next;
+        }
+        false
+    }
 }
+
+/// Parts of a box left uncovered beyond which [`Regions::covers`] gives up (and says no).
+const COVER_PARTS: usize = 64;
 
 /// Vertices of a line or ring per box of [`chunk_boxes`].
 const CHUNK: usize = 8;
@@ -1488,5 +1537,58 @@ mod tests {
         assert!(!segment_meets(p(-5.0, 1.5), p(5.0, 1.5), bx));
         // A box that holds nothing meets nothing.
         assert!(!segment_meets(p(-1.0, 0.5), p(2.0, 0.5), EMPTY));
+    }
+
+    #[test]
+    fn regions_cover_a_box_that_no_one_of_them_holds() {
+        let mut r = Regions::default();
+        r.add(([0.0, 0.0], [2.0, 2.0]));
+        r.add(([2.0, 0.0], [4.0, 2.0]));
+        r.add(([0.0, 2.0], [4.0, 3.0]));
+        // Across all three, touching the shared sides.
+        assert!(!r.holds(([1.0, 1.0], [3.0, 2.5])));
+        assert!(r.covers(([1.0, 1.0], [3.0, 2.5])));
+        assert!(r.covers(([0.0, 0.0], [4.0, 3.0])));
+        // Past the outside, or into a gap.
+        assert!(!r.covers(([1.0, 1.0], [4.5, 2.0])));
+        let mut gap = Regions::default();
+        gap.add(([0.0, 0.0], [1.0, 1.0]));
+        gap.add(([1.5, 0.0], [3.0, 1.0]));
+        gap.add(([0.0, 1.0], [3.0, 2.0]));
+        assert!(!gap.covers(([0.5, 0.5], [2.0, 1.5])));
+        assert!(gap.covers(([0.5, 1.0], [2.0, 1.5])));
+    }
+
+    #[test]
+    fn regions_cover_as_points_on_a_grid_say() {
+        // Boxes on a grid of quarter steps: a box is covered exactly when every grid point of
+        // it (the grid is fine enough to see every part left out) lies in some box.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as f64
+        };
+        for _ in 0..300 {
+            let mut r = Regions::default();
+            for _ in 0..1 + next(6) as usize {
+                let (x, y) = (next(8), next(8));
+                r.add(([x, y], [x + 1.0 + next(4), y + 1.0 + next(4)]));
+            }
+            let (x, y) = (next(10), next(10));
+            let b = ([x, y], [x + next(4), y + next(4)]);
+            let mut all = true;
+            let mut gx = b.0[0];
+            while gx <= b.1[0] {
+                let mut gy = b.0[1];
+                while gy <= b.1[1] {
+                    all &= r.boxes.iter().any(|q| contains(*q, ([gx, gy], [gx, gy])));
+                    gy += 0.25;
+                }
+                gx += 0.25;
+            }
+            assert_eq!(r.covers(b), all, "{:?} {:?}", r.boxes, b);
+        }
     }
 }

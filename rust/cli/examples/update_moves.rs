@@ -1,0 +1,110 @@
+//! The moves of `roadgen bench --updates N` (road `k·n/N` moved by (1.5 m, −1 m), one update
+//! each, on one worker thread), for looking at updates more closely than the bench does:
+//!
+//! ```sh
+//! cargo build --release -p roadgen-cli --example update_moves
+//! # Time each move; print the indices of the share SHARE of moves nearest the median.
+//! target/release/examples/update_moves time INPUT N SHARE > target/perf/median.txt
+//! # Instructions of those moves alone (each made through `profiled_update`).
+//! valgrind --tool=callgrind --toggle-collect='*profiled_update*' \
+//!     target/release/examples/update_moves profile INPUT N target/perf/median.txt
+//! # Compare the network after every move with a full build of the edited input.
+//! target/release/examples/update_moves check INPUT N
+//! ```
+
+use roadgen_core::{build, Edit, Session, Settings};
+use roadgen_formats::{read_str, ReadOptions};
+use std::time::Instant;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The move of `roadgen bench` (metres).
+const SHIFT: (f64, f64) = (1.5, -1.0);
+
+#[inline(never)]
+fn profiled_update(session: &mut Session, edits: &[Edit]) {
+    std::hint::black_box(session.update(edits).map(|c| c.added.len()).ok());
+}
+
+fn usage() -> ! {
+    eprintln!("usage: update_moves time INPUT N SHARE | profile INPUT N LIST | check INPUT N");
+    std::process::exit(2)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 3 {
+        usage();
+    }
+    rayon::ThreadPoolBuilder::new().num_threads(1).build_global().ok();
+    let text = std::fs::read_to_string(&args[1]).unwrap_or_else(|e| panic!("{}: {e}", args[1]));
+    let loaded = read_str(&text, &args[1], &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let n = loaded.input.roads.len();
+    let count = args[2].parse::<usize>().unwrap_or_else(|_| usage()).min(n);
+    let settings = Settings::default();
+    let listed: Vec<usize> = match args[0].as_str() {
+        "profile" => std::fs::read_to_string(args.get(3).unwrap_or_else(|| usage()))
+            .expect("list")
+            .split_whitespace()
+            .map(|s| s.parse().expect("index"))
+            .collect(),
+        "time" | "check" => Vec::new(),
+        _ => usage(),
+    };
+    let mut session = Session::new(loaded.input.clone(), settings).expect("session");
+    let (mut times, mut differing) = (Vec::new(), 0);
+    for k in 0..count {
+        let road = loaded.input.roads[k * n / count].translated(SHIFT.0, SHIFT.1);
+        let edits = [Edit::Upsert(road)];
+        if listed.contains(&k) {
+            // On a worker of the pool, where `Session::update` does its work, so that callgrind
+            // (which counts per thread) sees the whole update inside this call.
+            rayon::scope(|_| profiled_update(&mut session, &edits));
+            continue;
+        }
+        let t = Instant::now();
+        let changes = session.update(&edits).expect("update");
+        times.push((t.elapsed().as_secs_f64(), k, changes.stats.rounds));
+        if args[0] == "check" {
+            let full = build(&session.input(), &settings).expect("build");
+            if *session.network() != full {
+                differing += 1;
+                eprintln!("move {k} (road {}): the update differs from a full build", edits_id(&edits));
+            }
+        }
+    }
+    match args[0].as_str() {
+        "time" => {
+            let share: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or_else(|| usage());
+            times.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let keep = ((share * count as f64).round() as usize).clamp(1, count);
+            let from = (count - keep) / 2;
+            let picked = &times[from..from + keep];
+            let rounds: usize = times.iter().map(|t| t.2).sum();
+            eprintln!(
+                "median {:.3} ms, {rounds} window builds; picked {keep} moves from {:.3} to {:.3} ms",
+                1e3 * times[count / 2].0,
+                1e3 * picked[0].0,
+                1e3 * picked[keep - 1].0
+            );
+            for (_, k, _) in picked {
+                println!("{k}");
+            }
+        }
+        "check" => {
+            eprintln!("{count} moves, {differing} differing from a full build");
+            if differing > 0 {
+                std::process::exit(1);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn edits_id(edits: &[Edit]) -> &str {
+    match &edits[0] {
+        Edit::Upsert(r) => &r.id,
+        Edit::Remove(id) => id,
+    }
+}
