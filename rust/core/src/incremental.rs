@@ -264,7 +264,7 @@ impl Session {
     /// Applies `edits` in order and re-solves the network where they reach. In strict mode an
     /// edit that makes a road unusable is refused with [`Error::BadRoad`] and nothing changes.
     pub fn update(&mut self, edits: &[Edit]) -> Result<Changes, Error> {
-        crate::in_pool(|| self.update_in_pool(edits))
+        crate::in_pool_eager(|| self.update_in_pool(edits))
     }
 
     /// The work of [`Session::update`], on a thread of the worker pool.

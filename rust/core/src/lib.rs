@@ -48,6 +48,37 @@ pub(crate) fn in_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     rayon::scope(|_| op())
 }
 
+/// [`in_pool`] for short calls made of many small parallel loops (an incremental update):
+/// every other worker of the pool stays on the call until it ends, taking the loops' work as
+/// soon as it is there (`rayon::yield_now`), instead of falling asleep between loops and
+/// being woken for each, which costs more than one loop of a small update gains. The helpers
+/// are the oldest work the call leaves in its queue, so a worker that steals any of the call's
+/// work took a helper first: the calling worker never runs one while the call goes on.
+pub(crate) fn in_pool_eager<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    /// Ends the helpers however `op` ends.
+    struct Done<'a>(&'a AtomicBool);
+    impl Drop for Done<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+    let done = AtomicBool::new(false);
+    rayon::scope(|s| {
+        for _ in 1..rayon::current_num_threads() {
+            s.spawn(|_| {
+                while !done.load(Ordering::Acquire) {
+                    if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                        std::hint::spin_loop();
+                    }
+                }
+            });
+        }
+        let _done = Done(&done);
+        op()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -60,5 +91,29 @@ mod tests {
         let (outer, inner) =
             pool.install(|| (std::thread::current().id(), super::in_pool(|| std::thread::current().id())));
         assert_eq!(outer, inner);
+    }
+
+    #[test]
+    fn in_pool_eager_gives_the_work_of_its_loops_to_every_worker_and_ends() {
+        use rayon::prelude::*;
+        for threads in [1, 2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            // Many small loops in a row, on a worker of the pool.
+            let sums = pool.install(|| {
+                super::in_pool_eager(|| {
+                    (0..200u64).map(|k| (0..64u64).into_par_iter().map(|i| i * k).sum::<u64>()).sum::<u64>()
+                })
+            });
+            assert_eq!(sums, (0..200u64).sum::<u64>() * (0..64u64).sum::<u64>(), "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn in_pool_eager_ends_its_helpers_when_the_work_panics() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let caught = pool.install(|| std::panic::catch_unwind(|| super::in_pool_eager(|| panic!("inside"))));
+        assert!(caught.is_err());
+        // The pool is free again.
+        assert_eq!(pool.install(|| super::in_pool_eager(|| 7)), 7);
     }
 }

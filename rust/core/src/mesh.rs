@@ -74,7 +74,7 @@ pub fn build_meshes_of(
     wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync),
     sink: &mut dyn MeshSink,
 ) {
-    let meshes = crate::in_pool(|| {
+    let meshes = crate::in_pool_eager(|| {
         let (roads, junctions) = surface_meshes(net, settings, wanted);
         Built { roads, junctions, blocks: block_meshes(net, wanted) }
     });
