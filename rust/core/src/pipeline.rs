@@ -1,7 +1,8 @@
 //! The pipeline: input roads to a [`Network`], stage by stage.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::RwLock;
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
@@ -641,27 +642,25 @@ fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
 /// surfaces of road pieces ([`piece_surface`]) by their edge's line, ends, width and caps. Keys
 /// hold every input bit for bit, so a hit gives exactly what the computation gives; the
 /// settings are the session's.
+///
+/// Each table has a lock of its own that lookups share (a result's last use is an atomic
+/// mark): the parallel loops of a build look up many results at once.
 #[derive(Default)]
 pub(crate) struct Memo {
-    inner: Mutex<MemoInner>,
-}
-
-#[derive(Default)]
-struct MemoInner {
     /// Groups whose mouths had to move (see [`unbury_mouths`]).
-    unburied: Kept<Unburied>,
+    unburied: RwLock<Kept<Unburied>>,
     /// Base junctions (see [`compute_base`]).
-    bases: Kept<JunctionOut>,
+    bases: RwLock<Kept<JunctionOut>>,
     /// Surfaces of groups of several bases (see [`group_polygons`]).
-    groups: Kept<Polygon>,
+    groups: RwLock<Kept<Polygon>>,
     /// Surfaces of road pieces (see [`piece_surface`]).
-    pieces: Kept<Polygon>,
+    pieces: RwLock<Kept<Polygon>>,
     /// The build that is running.
-    build: u64,
+    build: AtomicU64,
 }
 
 /// Results by key, each with the last build that used it.
-type Kept<T> = HashMap<Vec<u64>, (T, u64)>;
+type Kept<T> = HashMap<Vec<u64>, (T, AtomicU64)>;
 
 /// What [`unbury_mouths`] did to one group: its surface, the setbacks it moved (arm index in
 /// the group, new setback, in order) and the arms left stuck halfway.
@@ -674,59 +673,54 @@ struct Unburied {
 
 impl Memo {
     /// The result kept under `key` in the table `of` picks, marked as used by this build.
-    fn get<T: Clone>(&self, of: fn(&mut MemoInner) -> &mut Kept<T>, key: &[u64]) -> Option<T> {
-        let mut m = self.inner.lock().ok()?;
-        let build = m.build;
-        of(&mut m).get_mut(key).map(|(t, used)| {
-            *used = build;
+    fn get<T: Clone>(&self, of: fn(&Memo) -> &RwLock<Kept<T>>, key: &[u64]) -> Option<T> {
+        let table = of(self).read().ok()?;
+        table.get(key).map(|(t, used)| {
+            used.store(self.build.load(Ordering::Relaxed), Ordering::Relaxed);
             t.clone()
         })
     }
 
-    fn keep<T>(&self, of: fn(&mut MemoInner) -> &mut Kept<T>, key: Vec<u64>, t: T) {
-        if let Ok(mut m) = self.inner.lock() {
-            let build = m.build;
-            of(&mut m).insert(key, (t, build));
+    fn keep<T>(&self, of: fn(&Memo) -> &RwLock<Kept<T>>, key: Vec<u64>, t: T) {
+        if let Ok(mut table) = of(self).write() {
+            table.insert(key, (t, AtomicU64::new(self.build.load(Ordering::Relaxed))));
         }
     }
 
     /// Starts a build; first, when more than `limit` results of a kind are kept, drops those
     /// of that kind that the last build did not use.
     pub(crate) fn next_build(&self, limit: usize) {
-        if let Ok(mut m) = self.inner.lock() {
-            let last = m.build;
-            if m.unburied.len() > limit {
-                m.unburied.retain(|_, u| u.1 == last);
+        let last = self.build.load(Ordering::Relaxed);
+        fn prune<T>(table: &RwLock<Kept<T>>, limit: usize, last: u64) {
+            if let Ok(mut t) = table.write() {
+                if t.len() > limit {
+                    t.retain(|_, (_, used)| *used.get_mut() == last);
+                }
             }
-            if m.bases.len() > limit {
-                m.bases.retain(|_, b| b.1 == last);
-            }
-            if m.groups.len() > limit {
-                m.groups.retain(|_, g| g.1 == last);
-            }
-            if m.pieces.len() > limit {
-                m.pieces.retain(|_, p| p.1 == last);
-            }
-            m.build += 1;
         }
+        prune(&self.unburied, limit, last);
+        prune(&self.bases, limit, last);
+        prune(&self.groups, limit, last);
+        prune(&self.pieces, limit, last);
+        self.build.store(last + 1, Ordering::Relaxed);
     }
 }
 
-/// The tables of [`MemoInner`], to pick one for [`Memo::get`] and [`Memo::keep`].
-fn unburied_of(m: &mut MemoInner) -> &mut Kept<Unburied> {
-    &mut m.unburied
+/// The tables of [`Memo`], to pick one for [`Memo::get`] and [`Memo::keep`].
+fn unburied_of(m: &Memo) -> &RwLock<Kept<Unburied>> {
+    &m.unburied
 }
 
-fn bases_of(m: &mut MemoInner) -> &mut Kept<JunctionOut> {
-    &mut m.bases
+fn bases_of(m: &Memo) -> &RwLock<Kept<JunctionOut>> {
+    &m.bases
 }
 
-fn groups_of(m: &mut MemoInner) -> &mut Kept<Polygon> {
-    &mut m.groups
+fn groups_of(m: &Memo) -> &RwLock<Kept<Polygon>> {
+    &m.groups
 }
 
-fn pieces_of(m: &mut MemoInner) -> &mut Kept<Polygon> {
-    &mut m.pieces
+fn pieces_of(m: &Memo) -> &RwLock<Kept<Polygon>> {
+    &m.pieces
 }
 
 /// Every input of a road piece's surface in [`piece_surface`], as bits: the ends along the
@@ -2064,23 +2058,24 @@ mod memo_tests {
         let memo = Memo::default();
         memo.next_build(usize::MAX);
         let first = network_stage(lines(&settings), &settings, &mut Vec::new(), Some(&memo)).0;
-        let (kept_unburied, kept_bases, kept_groups) = {
-            let m = memo.inner.lock().unwrap();
-            (m.unburied.len(), m.bases.len(), m.groups.len())
-        };
+        fn len<T>(t: &RwLock<Kept<T>>) -> usize {
+            t.read().unwrap().len()
+        }
+        let (kept_unburied, kept_bases, kept_groups) = (len(&memo.unburied), len(&memo.bases), len(&memo.groups));
         assert!(
             kept_unburied > 0 && kept_bases > 0 && kept_groups > 0,
             "{kept_unburied} unburied groups, {kept_bases} bases and {kept_groups} group surfaces kept"
         );
         memo.next_build(usize::MAX);
         let second = network_stage(lines(&settings), &settings, &mut Vec::new(), Some(&memo)).0;
-        let m = memo.inner.lock().unwrap();
         // Every kept result was used by the second build.
-        assert!(m.unburied.values().all(|u| u.1 == m.build) && m.bases.values().all(|b| b.1 == m.build));
-        assert!(m.groups.values().all(|g| g.1 == m.build));
-        assert_eq!(m.unburied.len(), kept_unburied);
-        assert_eq!(m.groups.len(), kept_groups);
-        drop(m);
+        fn all_used<T>(t: &RwLock<Kept<T>>, build: u64) -> bool {
+            t.read().unwrap().values().all(|u| u.1.load(Ordering::Relaxed) == build)
+        }
+        let build = memo.build.load(Ordering::Relaxed);
+        assert!(all_used(&memo.unburied, build) && all_used(&memo.bases, build) && all_used(&memo.groups, build));
+        assert_eq!(len(&memo.unburied), kept_unburied);
+        assert_eq!(len(&memo.groups), kept_groups);
         assert_eq!(first, plain);
         assert_eq!(second, plain);
     }
@@ -2096,10 +2091,11 @@ mod memo_tests {
         // A build without road r3 uses few of the results of the build with it.
         let fewer: Vec<RoadLine> = lines(&settings).into_iter().filter(|l| l.id != "r3").collect();
         network_stage(fewer, &settings, &mut Vec::new(), Some(&memo));
-        let before = memo.inner.lock().unwrap().bases.len();
+        let before = memo.bases.read().unwrap().len();
         memo.next_build(0);
-        let m = memo.inner.lock().unwrap();
-        assert!(m.bases.len() < before, "{} of {before} bases kept", m.bases.len());
-        assert!(m.bases.values().all(|b| b.1 + 1 == m.build));
+        let bases = memo.bases.read().unwrap();
+        assert!(bases.len() < before, "{} of {before} bases kept", bases.len());
+        let build = memo.build.load(Ordering::Relaxed);
+        assert!(bases.values().all(|b| b.1.load(Ordering::Relaxed) + 1 == build));
     }
 }
