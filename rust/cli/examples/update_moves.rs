@@ -1,5 +1,6 @@
 //! The moves of `roadgen bench --updates N` (road `k·n/N` moved by (1.5 m, −1 m), one update
-//! each, on one worker thread), for looking at updates more closely than the bench does:
+//! each, on one worker thread unless `THREADS` says otherwise), for looking at updates more
+//! closely than the bench does:
 //!
 //! ```sh
 //! cargo build --release -p roadgen-cli --example update_moves
@@ -10,6 +11,8 @@
 //!     target/release/examples/update_moves profile INPUT N target/perf/median.txt
 //! # Compare the network after every move with a full build of the edited input.
 //! target/release/examples/update_moves check INPUT N
+//! # Drag N roads in small steps, as a designer drags a spline (THREADS=2 for two threads).
+//! THREADS=2 target/release/examples/update_moves drag INPUT N
 //! ```
 
 use roadgen_core::{build, Edit, Session, Settings};
@@ -28,7 +31,7 @@ fn profiled_update(session: &mut Session, edits: &[Edit]) {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: update_moves time INPUT N SHARE | profile INPUT N LIST | check INPUT N");
+    eprintln!("usage: update_moves time INPUT N SHARE | profile INPUT N LIST | check INPUT N | drag INPUT N");
     std::process::exit(2)
 }
 
@@ -37,7 +40,8 @@ fn main() {
     if args.len() < 3 {
         usage();
     }
-    rayon::ThreadPoolBuilder::new().num_threads(1).build_global().ok();
+    let threads = std::env::var("THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(1);
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().ok();
     let text = std::fs::read_to_string(&args[1]).unwrap_or_else(|e| panic!("{}: {e}", args[1]));
     let loaded = read_str(&text, &args[1], &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let n = loaded.input.roads.len();
@@ -50,6 +54,10 @@ fn main() {
             .map(|s| s.parse().expect("index"))
             .collect(),
         "time" | "check" => Vec::new(),
+        "drag" => {
+            drag(&loaded.input, count, settings);
+            return;
+        }
         _ => usage(),
     };
     let mut session = Session::new(loaded.input.clone(), settings).expect("session");
@@ -100,6 +108,31 @@ fn main() {
         }
         _ => {}
     }
+}
+
+/// Drags `count` roads spread over the input, one after the other, each by `DRAG_STEPS` steps
+/// of (0.25 m, −0.15 m), one update per step; prints the median of the first steps and of the
+/// others.
+fn drag(input: &roadgen_core::Input, count: usize, settings: Settings) {
+    const DRAG_STEPS: usize = 20;
+    let n = input.roads.len();
+    let mut session = Session::new(input.clone(), settings).expect("session");
+    let (mut first, mut later) = (Vec::new(), Vec::new());
+    for k in 0..count {
+        let road = &input.roads[k * n / count];
+        for step in 1..=DRAG_STEPS {
+            let moved = road.translated(0.25 * step as f64, -0.15 * step as f64);
+            let t = Instant::now();
+            session.update(&[Edit::Upsert(moved)]).expect("update");
+            let dt = t.elapsed().as_secs_f64();
+            if step == 1 { first.push(dt) } else { later.push(dt) }
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        1e3 * v[v.len() / 2]
+    };
+    eprintln!("drag of {count} roads, {DRAG_STEPS} steps each: first step median {:.3} ms, later steps median {:.3} ms", median(first), median(later));
 }
 
 fn edits_id(edits: &[Edit]) -> &str {
