@@ -125,14 +125,22 @@ fn drag(input: &roadgen_core::Input, count: usize, settings: Settings) {
             let t = Instant::now();
             session.update(&[Edit::Upsert(moved)]).expect("update");
             let dt = t.elapsed().as_secs_f64();
-            if step == 1 { first.push(dt) } else { later.push(dt) }
+            if step == 1 {
+                first.push(dt)
+            } else {
+                later.push(dt)
+            }
         }
     }
     let median = |mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);
         1e3 * v[v.len() / 2]
     };
-    eprintln!("drag of {count} roads, {DRAG_STEPS} steps each: first step median {:.3} ms, later steps median {:.3} ms", median(first), median(later));
+    eprintln!(
+        "drag of {count} roads, {DRAG_STEPS} steps each: first step median {:.3} ms, later steps median {:.3} ms",
+        median(first),
+        median(later)
+    );
 }
 
 fn edits_id(edits: &[Edit]) -> &str {
