@@ -293,6 +293,27 @@ struct Base {
     inner: Vec<usize>,
 }
 
+/// The base junctions, in ascending order of their roots (the order of every loop over them).
+struct Bases {
+    /// Each base's root node.
+    roots: Vec<usize>,
+    /// The place of each root among the bases, by node ([`NO_BASE`] for a node that is no root).
+    slot: Vec<usize>,
+    members: Vec<Base>,
+    /// What each base built (nothing for a base out of focus).
+    outs: Vec<Option<JunctionOut>>,
+}
+
+/// [`Bases::slot`] of a node that roots no base.
+const NO_BASE: usize = usize::MAX;
+
+impl Bases {
+    /// What the base rooted at `r` built.
+    fn out(&self, r: usize) -> Option<&JunctionOut> {
+        self.slot.get(r).and_then(|&b| self.outs.get(b)).and_then(Option::as_ref)
+    }
+}
+
 fn compute_base(g: &Graph, base: &Base, settings: &Settings) -> JunctionOut {
     let center = mean(base.nodes.iter().map(|&n| g.nodes[n].pos));
     let arm_in: Vec<ArmIn> = base
@@ -332,92 +353,115 @@ fn settle_junctions(
 ) -> Layout {
     let n_nodes = g.nodes.len();
     let base_root: Vec<usize> = (0..n_nodes).map(|i| uf.find(i)).collect();
-    let mut bwidth: BTreeMap<usize, f64> = BTreeMap::new();
-    for (i, n) in g.nodes.iter().enumerate() {
-        let w = bwidth.entry(base_root[i]).or_insert(0.0);
-        *w = w.max(n.width);
+    // The bases in ascending order of their roots (the order every loop over them keeps), and
+    // the place of each root among them.
+    let mut slot = vec![NO_BASE; n_nodes];
+    for &r in &base_root {
+        slot[r] = 0;
+    }
+    let mut roots: Vec<usize> = Vec::new();
+    for (r, s) in slot.iter_mut().enumerate() {
+        if *s != NO_BASE {
+            *s = roots.len();
+            roots.push(r);
+        }
+    }
+    let base_of: Vec<usize> = base_root.iter().map(|&r| slot[r]).collect();
+    let mut bwidth = vec![0.0f64; roots.len()];
+    for (n, &b) in g.nodes.iter().zip(&base_of) {
+        bwidth[b] = bwidth[b].max(n.width);
     }
     let ends = |e: &crate::graph::Edge| (e.n0.map(|n| base_root[n]), e.n1.map(|n| base_root[n]));
 
     // Base junctions. An edge from a base back to itself lies inside it when it is short, or
     // when the base's setbacks along it overlap (found after a first computation).
-    let mut forced = vec![false; g.edges.len()];
-    let mut built: BTreeMap<usize, (Vec<ArmRef>, Vec<usize>, JunctionOut)> = BTreeMap::new();
-    // Each round moves at least one edge inside its base, so there are at most edges + 1.
+    let mut base_internal = vec![false; g.edges.len()];
+    let mut bases: Vec<Base> = roots.iter().map(|_| Base::default()).collect();
+    for (i, &b) in base_of.iter().enumerate() {
+        bases[b].nodes.push(i);
+    }
+    for (ei, e) in g.edges.iter().enumerate() {
+        let (b0, b1) = (e.n0.map(|n| base_of[n]), e.n1.map(|n| base_of[n]));
+        if let (Some(a), Some(b)) = (b0, b1) {
+            let limit = bwidth[a] + settings.merge_distance;
+            if a == b && e.line.length() <= limit {
+                base_internal[ei] = true;
+                bases[a].inner.push(ei);
+                continue;
+            }
+        }
+        if let Some(c) = b0 {
+            bases[c].arms.push(ArmRef { edge: ei, at_start: true });
+        }
+        if let Some(c) = b1 {
+            bases[c].arms.push(ArmRef { edge: ei, at_start: false });
+        }
+    }
+    let mut outs: Vec<Option<JunctionOut>> = roots.iter().map(|_| None).collect();
+    // Each round moves at least one edge inside its base, so there are at most edges + 1. The
+    // first round builds every base with a node in focus; a later one only the bases whose
+    // members changed (an edge moved inside), the others' results standing.
     let mut rounds_left = g.edges.len() + 1;
-    let (bases, base_internal) = loop {
-        let mut internal = vec![false; g.edges.len()];
-        let mut bases: BTreeMap<usize, Base> = BTreeMap::new();
-        for (i, &r) in base_root.iter().enumerate() {
-            bases.entry(r).or_default().nodes.push(i);
-        }
-        for (ei, e) in g.edges.iter().enumerate() {
-            let (c0, c1) = ends(e);
-            if let (Some(a), Some(b)) = (c0, c1) {
-                let limit = bwidth.get(&a).copied().unwrap_or(0.0) + settings.merge_distance;
-                if a == b && (forced[ei] || e.line.length() <= limit) {
-                    internal[ei] = true;
-                    bases.entry(a).or_default().inner.push(ei);
-                    continue;
-                }
-            }
-            if let Some(c) = c0 {
-                bases.entry(c).or_default().arms.push(ArmRef { edge: ei, at_start: true });
-            }
-            if let Some(c) = c1 {
-                bases.entry(c).or_default().arms.push(ArmRef { edge: ei, at_start: false });
-            }
-        }
-        // Only bases whose members changed since the last round are built again.
-        let todo: Vec<(&usize, &Base)> = bases
-            .iter()
-            .filter(|(r, b)| built.get(*r).is_none_or(|(arms, inner, _)| *arms != b.arms || *inner != b.inner))
-            .filter(|(_, b)| b.nodes.iter().any(|&n| node_in(n)))
-            .collect();
-        let fresh: Vec<(usize, JunctionOut)> = todo
+    let mut todo: Vec<usize> = (0..bases.len()).filter(|&b| bases[b].nodes.iter().any(|&n| node_in(n))).collect();
+    loop {
+        let fresh: Vec<JunctionOut> = todo
             .par_iter()
-            .map(|(r, b)| {
-                let Some(memo) = memo else { return (**r, compute_base(g, b, settings)) };
-                let key = base_key(g, b);
-                let out = memo.get(bases_of, &key).unwrap_or_else(|| {
-                    let out = compute_base(g, b, settings);
+            .map(|&b| {
+                let base = &bases[b];
+                let Some(memo) = memo else { return compute_base(g, base, settings) };
+                let key = base_key(g, base);
+                memo.get(bases_of, &key).unwrap_or_else(|| {
+                    let out = compute_base(g, base, settings);
                     memo.keep(bases_of, key, out.clone());
                     out
-                });
-                (**r, out)
+                })
             })
             .collect();
-        for ((r, b), (_, o)) in todo.iter().zip(fresh) {
-            built.insert(**r, (b.arms.clone(), b.inner.clone(), o));
+        for (&b, o) in todo.iter().zip(fresh) {
+            outs[b] = Some(o);
         }
-        let mut changed = false;
-        for (r, b) in &bases {
-            let Some((_, _, o)) = built.get(r) else { continue };
-            for (i, a) in b.arms.iter().enumerate() {
+        // A base that was not built again has the members and result it had when it was
+        // last looked at here: only the bases just built can move an edge inside.
+        let mut forced: Vec<(usize, usize)> = Vec::new();
+        for &b in &todo {
+            let (r, base) = (roots[b], &bases[b]);
+            let Some(o) = &outs[b] else { continue };
+            for (i, a) in base.arms.iter().enumerate() {
                 let e = &g.edges[a.edge];
-                if !a.at_start || ends(e).1 != Some(*r) {
+                if !a.at_start || ends(e).1 != Some(r) {
                     continue;
                 }
-                let j = b.arms.iter().position(|x| *x == ArmRef { edge: a.edge, at_start: false });
+                let j = base.arms.iter().position(|x| *x == ArmRef { edge: a.edge, at_start: false });
                 let sb = o.setbacks.get(i).copied().unwrap_or(0.0)
                     + j.and_then(|j| o.setbacks.get(j).copied()).unwrap_or(0.0);
                 if sb - e.line.length() > COINCIDENT_SHARE * settings.tolerance {
-                    forced[a.edge] = true;
-                    changed = true;
+                    forced.push((b, a.edge));
                 }
             }
         }
         rounds_left -= 1;
-        if !changed || rounds_left == 0 {
-            break (bases, internal);
+        if forced.is_empty() || rounds_left == 0 {
+            break;
         }
-    };
-    let outs: BTreeMap<usize, JunctionOut> =
-        bases.keys().filter_map(|r| built.remove(r).map(|(_, _, o)| (*r, o))).collect();
+        // Each forced edge leaves its base's arms (both ends) for its inner edges, which stay
+        // in edge order, as a fresh sorting of the edges would place them.
+        todo.clear();
+        for (b, ei) in forced {
+            let base = &mut bases[b];
+            base.arms.retain(|a| a.edge != ei);
+            let at = base.inner.partition_point(|&x| x < ei);
+            base.inner.insert(at, ei);
+            base_internal[ei] = true;
+            todo.push(b);
+        }
+        todo.dedup();
+    }
+
+    let bases = Bases { roots, slot, members: bases, outs };
 
     let mut setback = vec![[0.0f64; 2]; g.edges.len()];
-    for (r, b) in &bases {
-        let Some(o) = outs.get(r) else { continue };
+    for (b, o) in bases.members.iter().zip(&bases.outs) {
+        let Some(o) = o else { continue };
         for (i, a) in b.arms.iter().enumerate() {
             setback[a.edge][if a.at_start { 0 } else { 1 }] = o.setbacks.get(i).copied().unwrap_or(0.0);
         }
@@ -440,23 +484,13 @@ fn settle_junctions(
     }
     // ... and groups whose surfaces overlap, until none do. Each round joins at least two
     // groups, so there are at most as many rounds as bases.
-    let mut rounds_left = bases.len() + 1;
+    let mut rounds_left = bases.roots.len() + 1;
     // Surfaces by member bases: a group that did not change keeps its surface, and two groups
     // that did not change were already found apart.
     let mut cache: BTreeMap<Vec<usize>, Polygon> = BTreeMap::new();
     loop {
-        let (polys, fresh) = group_polygons(
-            g,
-            &bases,
-            &outs,
-            &base_root,
-            &mut guf,
-            &base_internal,
-            &setback,
-            settings,
-            &mut cache,
-            memo,
-        );
+        let (polys, fresh) =
+            group_polygons(g, &bases, &base_root, &mut guf, &base_internal, &setback, settings, &mut cache, memo);
         let keys: Vec<usize> = polys.keys().copied().collect();
         let shapes: Vec<&Polygon> = polys.values().collect();
         let changed: Vec<bool> = keys.iter().map(|k| fresh.contains(k)).collect();
@@ -1038,10 +1072,17 @@ fn covers(poly: &Polygon, q: Point, snap: f64) -> bool {
 /// Whether `q` lies inside `poly` further than `snap` from its outline (a mouth corner on the
 /// outline is not buried).
 fn buried_in(poly: &Polygon, q: Point, snap: f64) -> bool {
-    crate::validate::point_in_polygon(q, poly)
-        && std::iter::once(&poly.exterior)
-            .chain(poly.holes.iter())
-            .all(|r| (0..r.len()).all(|i| crate::geom::project_on_segment(q, r[i], r[(i + 1) % r.len()]).1 > snap))
+    // Most points tested are mouth corners on the outline, which the distances rule out
+    // before the whole outline is walked.
+    std::iter::once(&poly.exterior)
+        .chain(poly.holes.iter())
+        .all(|r| ring_edges(r).all(|(&a, &b)| crate::geom::project_on_segment(q, a, b).1 > snap))
+        && crate::validate::point_in_polygon(q, poly)
+}
+
+/// The edges of a closed ring, in order: each vertex with the next, the last with the first.
+fn ring_edges(r: &[Point]) -> impl Iterator<Item = (&Point, &Point)> {
+    r.iter().zip(r.iter().skip(1).chain(r.first()))
 }
 
 /// Steps of a buried mouth's march that are taken by repeated addition (as one by one, so the
@@ -1126,8 +1167,7 @@ type GroupMembers = (Vec<usize>, Vec<usize>);
 #[allow(clippy::too_many_arguments)]
 fn group_polygons(
     g: &Graph,
-    bases: &BTreeMap<usize, Base>,
-    outs: &BTreeMap<usize, JunctionOut>,
+    bases: &Bases,
     base_root: &[usize],
     guf: &mut UnionFind,
     base_internal: &[bool],
@@ -1138,7 +1178,7 @@ fn group_polygons(
 ) -> (BTreeMap<usize, Polygon>, BTreeSet<usize>) {
     let internal = group_internal(g, base_root, guf, base_internal);
     let mut members: BTreeMap<usize, GroupMembers> = BTreeMap::new();
-    for &r in bases.keys() {
+    for &r in &bases.roots {
         members.entry(guf.find(r)).or_default().0.push(r);
     }
     for (ei, e) in g.edges.iter().enumerate() {
@@ -1153,7 +1193,7 @@ fn group_polygons(
     let computed: Vec<(usize, Vec<usize>, Polygon)> = todo
         .into_par_iter()
         .map(|(gr, (brs, edges))| {
-            let polys: Vec<&Polygon> = brs.iter().filter_map(|r| outs.get(r)).map(|o| &o.polygon).collect();
+            let polys: Vec<&Polygon> = brs.iter().filter_map(|&r| bases.out(r)).map(|o| &o.polygon).collect();
             if brs.len() == 1 && edges.is_empty() {
                 let poly = polys.first().map(|p| (*p).clone()).unwrap_or_default();
                 return (gr, brs, poly);
@@ -1208,23 +1248,23 @@ fn group_polygons(
 
 fn finish_layout(
     g: &Graph,
-    bases: &BTreeMap<usize, Base>,
+    bases: &Bases,
     base_root: &[usize],
     guf: &mut UnionFind,
     base_internal: Vec<bool>,
     setback: Vec<[f64; 2]>,
-    polys: BTreeMap<usize, Polygon>,
+    mut polys: BTreeMap<usize, Polygon>,
 ) -> Layout {
     let internal = group_internal(g, base_root, guf, &base_internal);
     let group_of: Vec<usize> = base_root.iter().map(|&r| guf.find(r)).collect();
     let mut groups: BTreeMap<usize, Group> = BTreeMap::new();
-    for (r, b) in bases {
+    for (r, b) in bases.roots.iter().zip(&bases.members) {
         let gr = guf.find(*r);
         let entry = groups.entry(gr).or_insert_with(|| Group {
             nodes: Vec::new(),
             arms: Vec::new(),
             inner: Vec::new(),
-            polygon: polys.get(&gr).cloned().unwrap_or_default(),
+            polygon: polys.remove(&gr).unwrap_or_default(),
         });
         entry.nodes.extend(b.nodes.iter().copied());
         entry.arms.extend(b.arms.iter().copied().filter(|a| !internal[a.edge]));
@@ -1920,25 +1960,33 @@ fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], capped: &[bool]
 /// Makes `c` a vertex of `polygon`: the nearest vertex within `snap` becomes `c`; else `c` goes
 /// into the nearest edge within `snap`; else nothing changes.
 fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64) {
+    let rings = || std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate();
     let mut best_v: Option<(f64, usize, usize)> = None;
-    let mut best_e: Option<(f64, usize, usize)> = None;
-    for (ri, ring) in std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate() {
-        let n = ring.len();
-        for i in 0..n {
-            let d = ring[i].dist(c);
+    for (ri, ring) in rings() {
+        for (i, v) in ring.iter().enumerate() {
+            let d = v.dist(c);
             if d <= snap && best_v.is_none_or(|b| d < b.0) {
                 best_v = Some((d, ri, i));
             }
-            let (_, de) = crate::geom::project_on_segment(c, ring[i], ring[(i + 1) % n]);
-            if de <= snap && best_e.is_none_or(|b| de < b.0) {
-                best_e = Some((de, ri, i));
-            }
         }
     }
-    let (ri, i, replace) = match (best_v, best_e) {
-        (Some((_, ri, i)), _) => (ri, i, true),
-        (None, Some((_, ri, i))) => (ri, i, false),
-        (None, None) => return,
+    // The edges matter only when no vertex is near enough (most corners are vertices already).
+    let (ri, i, replace) = if let Some((_, ri, i)) = best_v {
+        (ri, i, true)
+    } else {
+        let mut best_e: Option<(f64, usize, usize)> = None;
+        for (ri, ring) in rings() {
+            for (i, (&a, &b)) in ring_edges(ring).enumerate() {
+                let (_, de) = crate::geom::project_on_segment(c, a, b);
+                if de <= snap && best_e.is_none_or(|b| de < b.0) {
+                    best_e = Some((de, ri, i));
+                }
+            }
+        }
+        match best_e {
+            Some((_, ri, i)) => (ri, i, false),
+            None => return,
+        }
     };
     let ring = if ri == 0 { Some(&mut polygon.exterior) } else { polygon.holes.get_mut(ri - 1) };
     if let Some(ring) = ring {
