@@ -1318,13 +1318,19 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
     if changed.len() >= polys.len() && !changed.iter().any(|&c| c) {
         return Vec::new();
     }
-    let entries: Vec<GeomWithData<Rectangle<[f64; 2]>, usize>> = polys
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| bbox(&p.exterior).map(|b| GeomWithData::new(Rectangle::from_aabb(b), i)))
-        .collect();
-    let tree = RTree::bulk_load(entries);
+    let boxes: Vec<Option<AABB<[f64; 2]>>> = polys.iter().map(|p| bbox(&p.exterior)).collect();
     let is_changed = |i: usize| changed.get(i).copied().unwrap_or(true);
+    // With few changed polygons, comparing their boxes with every box costs less than building
+    // a tree of the boxes; either way the same box pairs are found (touching boxes meet).
+    let few = (0..polys.len()).filter(|&i| is_changed(i)).count() <= FEW_CHANGED;
+    let tree = (!few).then(|| {
+        let entries: Vec<GeomWithData<Rectangle<[f64; 2]>, usize>> = boxes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.map(|b| GeomWithData::new(Rectangle::from_aabb(b), i)))
+            .collect();
+        RTree::bulk_load(entries)
+    });
     // Every pair with a changed polygon is found from that polygon (from the first one when
     // both changed).
     let pairs: Vec<Vec<(usize, usize)>> = polys
@@ -1332,16 +1338,25 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
         .enumerate()
         .filter(|&(i, p)| is_changed(i) && p.exterior.len() >= 3)
         .map(|(i, p)| {
-            let Some(b) = bbox(&p.exterior) else { return Vec::new() };
+            let Some(b) = boxes[i] else { return Vec::new() };
             let mut out = Vec::new();
-            for c in tree.locate_in_envelope_intersecting(b) {
-                let j = c.data;
+            // The polygon's outline for the overlap test, made once for all its neighbours.
+            let mut own: Option<Vec<Contour>> = None;
+            let mut test = |j: usize| {
                 if j == i || (j < i && is_changed(j)) || polys[j].exterior.len() < 3 {
-                    continue;
+                    return;
                 }
-                if !apart_in_common_box(p, polys[j]) && shape(p).interiors_intersect(&shape(polys[j])) {
+                let Some(bq) = boxes[j] else { return };
+                if apart_in_common_box(p, b, polys[j], bq) {
+                    return;
+                }
+                if own.get_or_insert_with(|| shape(p)).interiors_intersect(&shape(polys[j])) {
                     out.push((i.min(j), i.max(j)));
                 }
+            };
+            match &tree {
+                Some(t) => t.locate_in_envelope_intersecting(b).for_each(|c| test(c.data)),
+                None => (0..boxes.len()).filter(|&j| boxes[j].is_some_and(|bj| bj.intersects(&b))).for_each(&mut test),
             }
             out
         })
@@ -1351,12 +1366,16 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
     pairs
 }
 
+/// Most changed polygons for which [`overlapping`] compares boxes pair by pair rather than
+/// through a tree of all boxes: an incremental update changes a handful of surfaces among
+/// hundreds, and a tree is worth building only when many polygons look for neighbours.
+const FEW_CHANGED: usize = 64;
+
 /// Whether `p` and `q` are certainly apart: where their boxes meet (grown by a margin far
 /// beyond what the polygon library's rounding moves a point: [`APART_MARGIN`], or
 /// [`APART_SHARE`] of the pair's extent when that is more), one of them has no edge and no
-/// area.
-fn apart_in_common_box(p: &Polygon, q: &Polygon) -> bool {
-    let (Some(bp), Some(bq)) = (bbox(&p.exterior), bbox(&q.exterior)) else { return false };
+/// area. `bp` and `bq` are the boxes around their exteriors.
+fn apart_in_common_box(p: &Polygon, bp: AABB<[f64; 2]>, q: &Polygon, bq: AABB<[f64; 2]>) -> bool {
     let both = bp.merged(&bq);
     let extent = (both.upper()[0] - both.lower()[0]).max(both.upper()[1] - both.lower()[1]);
     let m = APART_MARGIN.max(APART_SHARE * extent);
@@ -1364,8 +1383,7 @@ fn apart_in_common_box(p: &Polygon, q: &Polygon) -> bool {
     let hi = [bp.upper()[0].min(bq.upper()[0]) + m, bp.upper()[1].min(bq.upper()[1]) + m];
     let empty_in = |poly: &Polygon| {
         let crosses = std::iter::once(&poly.exterior).chain(poly.holes.iter()).any(|r| {
-            (0..r.len()).any(|k| {
-                let (a, b) = (r[k], r[(k + 1) % r.len()]);
+            ring_edges(r).any(|(a, b)| {
                 a.x.max(b.x) >= lo[0] && a.x.min(b.x) <= hi[0] && a.y.max(b.y) >= lo[1] && a.y.min(b.y) <= hi[1]
             })
         });
