@@ -1408,11 +1408,11 @@ impl Regions {
     /// for closed boxes: `b` is cut by each box in turn into the parts it leaves uncovered;
     /// past [`COVER_PARTS`] parts the answer is "no", which only costs a larger window.
     fn covers(&self, b: Bbox) -> bool {
-        if self.holds(b) {
-            return true;
-        }
         if !contains(self.bound, b) {
             return false;
+        }
+        if self.boxes.iter().any(|x| contains(*x, b)) {
+            return true;
         }
         let mut rest = vec![b];
         for x in &self.boxes {

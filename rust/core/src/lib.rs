@@ -94,7 +94,7 @@ mod tests {
     }
 
     #[test]
-    fn in_pool_eager_gives_the_work_of_its_loops_to_every_worker_and_ends() {
+    fn in_pool_eager_runs_many_small_loops_and_ends_at_any_thread_count() {
         use rayon::prelude::*;
         for threads in [1, 2, 4] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
