@@ -417,6 +417,33 @@ fn a_block_that_goes_renumbers_the_blocks_that_share_its_name() {
     run("osm/liege_center.roads.json", &[Op::Copy(15593811697507850265, -8.218023771531252, 0.0)], false);
 }
 
+/// Blocks that share an id base (`b/road/station/side`, numbered `#2`, `#3`, ... by their
+/// corners) are numbered all together, so a block that stays but shares its base with one
+/// found again is found again too: the block stage takes those blocks in and stays local,
+/// where it looked at the whole network before (25 of the bench's 300 moves of liege_center,
+/// about 14 ms each). Moves of the bench (road `k·n/60`, by (1.5 m, −1 m)) that needed such
+/// rounds give the full build, and none of the moves looks at the whole network's blocks.
+#[test]
+fn blocks_sharing_a_name_are_numbered_again_locally() {
+    let input = load("osm/liege_center.roads.json");
+    let settings = Settings::default();
+    let mut session = Session::new(input.clone(), settings).expect("session");
+    let n = input.roads.len();
+    let moves = 60;
+    let mut renumbered = 0;
+    for k in 0..moves {
+        let road = input.roads[k * n / moves].translated(1.5, -1.0);
+        let changes = session.update(&[Edit::Upsert(road)]).expect("update");
+        assert!(!changes.stats.full_build && !changes.stats.full_blocks, "move {k}: {:?}", changes.stats);
+        if changes.stats.numbering_rounds > 0 {
+            renumbered += 1;
+            let full = build(&session.input(), &settings).expect("build");
+            assert!(*session.network() == full, "move {k}: the update differs from a full build");
+        }
+    }
+    assert!(renumbered > 0, "no move of the {moves} needed its blocks numbered again");
+}
+
 /// The first update after a session starts removes a face too small to be a block (at
 /// (523.2, -1346.5)) that the session's full build had dropped: the update's diagnostics,
 /// settled from what it took out and put in, must not bring it back.

@@ -4,7 +4,8 @@
 //!
 //! ```sh
 //! cargo build --release -p roadgen-cli --example update_moves
-//! # Time each move; print the indices of the share SHARE of moves nearest the median.
+//! # Time each move; print the indices of the share SHARE of moves nearest the median (the
+//! # slowest moves, with their window builds, on stderr).
 //! target/release/examples/update_moves time INPUT N SHARE > target/perf/median.txt
 //! # Instructions of those moves alone (each made through `profiled_update`).
 //! valgrind --tool=callgrind --toggle-collect='*profiled_update*' \
@@ -21,6 +22,9 @@ use std::time::Instant;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// How many of the slowest moves `time` names.
+const SLOWEST: usize = 12;
 
 /// The move of `roadgen bench` (metres).
 const SHIFT: (f64, f64) = (1.5, -1.0);
@@ -96,6 +100,13 @@ fn main() {
                 1e3 * picked[0].0,
                 1e3 * picked[keep - 1].0
             );
+            let slowest: Vec<String> = times
+                .iter()
+                .rev()
+                .take(SLOWEST)
+                .map(|(t, k, r)| format!("move {k} {:.3} ms ({r} window builds)", 1e3 * t))
+                .collect();
+            eprintln!("slowest: {}", slowest.join(", "));
             for (_, k, _) in picked {
                 println!("{k}");
             }

@@ -110,6 +110,9 @@ pub struct UpdateStats {
     pub full_build: bool,
     /// The block stage looked at the whole network (a face that changed reaches far).
     pub full_blocks: bool,
+    /// Times the block stage took in more blocks to find again because blocks that stay
+    /// shared an id base (numbered `#2`, `#3`, ... all together) with blocks found again.
+    pub numbering_rounds: usize,
     /// Wall time of the junction and road piece stage, seconds.
     pub network_s: f64,
     /// Wall time of the block stage, seconds.
@@ -507,8 +510,9 @@ impl Session {
                 let all = Regions::of(frame);
                 // The road pieces' and junctions' meshes do not depend on the blocks.
                 let (found, surfaces) = rayon::join(|| self.find_blocks(frame, &all, &all, None, None), surface_meshes);
-                if let Some(found) = found {
-                    self.take_blocks(found, frame, &all, true, &mut Changes::default());
+                // No block stays, so none can clash; and the whole frame refuses nothing.
+                if let Ok(found) = found {
+                    self.take_blocks(found, &all, &mut Changes::default());
                 }
                 surfaces
             }
@@ -850,8 +854,35 @@ impl Session {
                 redo.add(self.block_box[i]);
             }
         }
-        let redo = &redo;
         let margin = self.frame_margin();
+        // Blocks that stay but share an id base with blocks found again are found again too
+        // (see `Refused::Clash`), with larger frames; rounds bounded as the window's are.
+        for _ in 0..MAX_ROUNDS {
+            match self.local_frames(changed, &redo, whole, margin, changes) {
+                Ok(()) => return,
+                Err(Refused::Frame) => break,
+                Err(Refused::Clash(boxes)) => {
+                    changes.stats.numbering_rounds += 1;
+                    for b in boxes {
+                        redo.add(b);
+                    }
+                }
+            }
+        }
+        changes.stats.full_blocks = true;
+        let _ = self.blocks_in(whole, changed, &redo, None, None, changes);
+    }
+
+    /// The frames that [`Session::local_blocks`] tries, in turn, around what `redo` holds:
+    /// `Ok` once one of them gave the blocks, the reason the last one refused otherwise.
+    fn local_frames(
+        &mut self,
+        changed: &Regions,
+        redo: &Regions,
+        whole: Bbox,
+        margin: f64,
+        changes: &mut Changes,
+    ) -> Result<(), Refused> {
         let mut w = EMPTY;
         let mut boxes: Vec<Bbox> = redo.boxes.clone();
         for b in changed.boxes.iter().chain(&self.block_box).chain(self.dropped.iter().map(|d| &d.1)) {
@@ -890,12 +921,12 @@ impl Session {
                 break;
             }
             let near = (k == 0).then_some(near.as_slice());
-            if self.blocks_in(frame, changed, redo, Some(whole), near, changes) {
-                return;
+            match self.blocks_in(frame, changed, redo, Some(whole), near, changes) {
+                Err(Refused::Frame) => continue,
+                done_or_clash => return done_or_clash,
             }
         }
-        changes.stats.full_blocks = true;
-        self.blocks_in(whole, changed, redo, None, None, changes);
+        Err(Refused::Frame)
     }
 
     /// Whether a face that reaches `frame` runs on to infinity: from the middle of some stretch
@@ -968,10 +999,13 @@ impl Session {
     }
 
     /// Finds the faces inside `frame` and replaces the blocks (and dropped faces) that meet
-    /// `redo` (the surfaces that `changed`, and blocks to name again) by the faces that do. Without `network` the frame is the whole network's
-    /// (faces that reach it are the outer face). With it (the whole network's frame), false,
-    /// with nothing changed, when a face that meets `changed` reaches the frame only inside the
-    /// network (it may be larger than the frame) or cannot be named from inside the frame.
+    /// `redo` (the surfaces that `changed`, and blocks to name again) by the faces that do.
+    /// Without `network` the frame is the whole network's (faces that reach it are the outer
+    /// face), and it always succeeds. With it (the whole network's frame), an error, with
+    /// nothing changed, when a face that meets `changed` reaches the frame only inside the
+    /// network (it may be larger than the frame) or cannot be named from inside the frame
+    /// ([`Refused::Frame`]), or when blocks that stay would need numbering again
+    /// ([`Refused::Clash`]).
     fn blocks_in(
         &mut self,
         frame: Bbox,
@@ -980,15 +1014,24 @@ impl Session {
         network: Option<Bbox>,
         near: Option<&[Bbox]>,
         changes: &mut Changes,
-    ) -> bool {
+    ) -> Result<(), Refused> {
         match self.find_blocks(frame, changed, redo, network, near) {
-            Some(found) => self.take_blocks(found, frame, redo, network.is_none(), changes),
-            None => false,
+            Ok(found) => {
+                self.take_blocks(found, redo, changes);
+                Ok(())
+            }
+            Err(Refused::Clash(_)) if network.is_none() => {
+                // The pipeline numbers blocks with one base by their corners, all together:
+                // find every block again (no block stays, so no clash is left).
+                let all = Regions::of(frame);
+                self.blocks_in(frame, &all, &all, None, None, changes)
+            }
+            Err(e) => Err(e),
         }
     }
 
     /// The work of [`Session::blocks_in`] that changes nothing: the faces found and what
-    /// they replace, or `None` for its `false`.
+    /// they replace, or why there are none.
     fn find_blocks(
         &self,
         frame: Bbox,
@@ -996,7 +1039,7 @@ impl Session {
         redo: &Regions,
         network: Option<Bbox>,
         near: Option<&[Bbox]>,
-    ) -> Option<FoundBlocks> {
+    ) -> Result<FoundBlocks, Refused> {
         let whole = network.is_none();
         let pick = |boxes: &[Bbox]| -> Vec<usize> {
             boxes.iter().enumerate().filter(|(_, b)| meets(**b, frame)).map(|(i, _)| i).collect()
@@ -1055,7 +1098,7 @@ impl Session {
                     .interiors_intersect()
             });
             if open {
-                return None;
+                return Err(Refused::Frame);
             }
         }
         // The faces that meet the changed surfaces replace the old blocks that do (judged on
@@ -1071,7 +1114,7 @@ impl Session {
             // A surface left out where the face lies could have cut it: it may be two faces
             // (or a face and part of another) run together.
             if left_out.iter().any(|b| meets(*b, fb)) {
-                return None;
+                return Err(Refused::Frame);
             }
             if face.area < self.settings.min_block_area {
                 small.push(face);
@@ -1096,7 +1139,7 @@ impl Session {
                 let to_frame =
                     (c.x - frame.0[0]).min(frame.1[0] - c.x).min(c.y - frame.0[1]).min(frame.1[1] - c.y).max(0.0);
                 if !(d2.sqrt() < to_frame) {
-                    return None;
+                    return Err(Refused::Frame);
                 }
             }
         }
@@ -1109,7 +1152,13 @@ impl Session {
         }
         let mut bases: BTreeSet<&str> = named.iter().map(|((base, _, _), _)| base.as_str()).collect();
         bases.extend(self.net.blocks.iter().zip(&gone).filter(|(_, g)| **g).map(|(b, _)| base_of(&b.id)));
-        let clash = self.net.blocks.iter().zip(&gone).any(|(b, g)| !g && bases.contains(base_of(&b.id)));
+        let clash: Vec<Bbox> = (self.net.blocks.iter().zip(&gone).zip(&self.block_box))
+            .filter(|((b, g), _)| !**g && bases.contains(base_of(&b.id)))
+            .map(|(_, bx)| *bx)
+            .collect();
+        if !clash.is_empty() {
+            return Err(Refused::Clash(clash));
+        }
         // Lots depend on nothing but a block's outline, profile and bands: an old block that comes out
         // again keeps its lots.
         let old_lots: BTreeMap<&str, &Block> =
@@ -1121,26 +1170,13 @@ impl Session {
                 .map(|o| o.lots.clone())
         };
         let fresh = finish_blocks(named, &self.settings, &known);
-        Some(FoundBlocks { fresh, small, gone, clash })
+        Ok(FoundBlocks { fresh, small, gone })
     }
 
     /// Puts what [`Session::find_blocks`] found in place of what it replaces; the rest of
     /// [`Session::blocks_in`].
-    fn take_blocks(
-        &mut self,
-        found: FoundBlocks,
-        frame: Bbox,
-        redo: &Regions,
-        whole: bool,
-        changes: &mut Changes,
-    ) -> bool {
-        let FoundBlocks { fresh, small, gone, clash } = found;
-        if clash {
-            // The pipeline numbers blocks with one base by their corners, all together: find
-            // every block again (no block stays, so no clash is left).
-            let all = Regions::of(frame);
-            return if whole { self.blocks_in(frame, &all, &all, None, None, changes) } else { false };
-        }
+    fn take_blocks(&mut self, found: FoundBlocks, redo: &Regions, changes: &mut Changes) {
+        let FoundBlocks { fresh, small, gone } = found;
         let mut old: Vec<Block> = Vec::new();
         // Each block with its naming and its box (kept blocks keep theirs).
         let mut blocks: Vec<(Block, (Point, f64), Bbox)> = Vec::with_capacity(self.net.blocks.len() + fresh.len());
@@ -1176,7 +1212,6 @@ impl Session {
             self.diags_in.push(d.clone());
             self.dropped.push((d, polygon_box(&f.polygon)));
         }
-        true
     }
 }
 
@@ -1192,13 +1227,23 @@ struct WindowBuild {
 }
 
 /// What [`Session::find_blocks`] found: the new blocks with their naming (corner, distance to
-/// the piece that names them), the faces too small to be blocks, which old blocks go (by
-/// index), and whether a block that stays shares a name with one found or gone.
+/// the piece that names them), the faces too small to be blocks, and which old blocks go (by
+/// index).
 struct FoundBlocks {
     fresh: Vec<(Block, (Point, f64))>,
     small: Vec<Face>,
     gone: Vec<bool>,
-    clash: bool,
+}
+
+/// Why [`Session::find_blocks`] found no blocks to put in place in a frame.
+enum Refused {
+    /// A face that meets the changed surfaces may run on past the frame, or be named from
+    /// outside it: a larger frame may do.
+    Frame,
+    /// Blocks that stay share an id base with blocks found again or gone (their boxes): the
+    /// pipeline numbers the blocks of one base (`#2`, `#3`, ...) by their corners all
+    /// together, so those must be found again as well.
+    Clash(Vec<Bbox>),
 }
 
 /// How far a road's surface, its corners and its nodes reach from its centerline: its width and
