@@ -1135,10 +1135,26 @@ impl Session {
         if !whole {
             // A block is named by the nearest road piece: one outside the frame could be nearer
             // than those inside only if the corner is closer to the frame than to them.
-            for ((_, d2), c) in named.iter().zip(&corners) {
+            // Then every piece nearer than the one found has its box in the box of the disc
+            // through it: the corner is named again by those, and the frame stands when the
+            // name, profile and distance come out the same.
+            for (((base, _, block), d2), c) in named.iter().zip(&corners) {
                 let to_frame =
                     (c.x - frame.0[0]).min(frame.1[0] - c.x).min(c.y - frame.0[1]).min(frame.1[1] - c.y).max(0.0);
-                if !(d2.sqrt() < to_frame) {
+                let d = d2.sqrt();
+                if d < to_frame {
+                    continue;
+                }
+                if !d.is_finite() {
+                    return Err(Refused::Frame);
+                }
+                let disc = ([c.x - d, c.y - d], [c.x + d, c.y + d]);
+                let near: Vec<&RoadPiece> = (self.net.pieces.iter().zip(&self.piece_box))
+                    .filter(|(_, b)| meets(**b, disc))
+                    .map(|(p, _)| p)
+                    .collect();
+                let (name, profile, nearest) = name_at(*c, &near, &self.settings);
+                if name != *base || profile != block.profile || nearest != *d2 {
                     return Err(Refused::Frame);
                 }
             }
