@@ -382,12 +382,28 @@ impl Session {
         let pieces: BTreeSet<&str> =
             fresh.iter().filter(|(k, _)| *k == FeatureKind::Road).map(|(_, id)| id.as_str()).collect();
         let mut extra = Vec::new();
-        for p in &self.net.pieces {
+        // A piece at a junction has its mouth on the junction's outline: only pieces whose boxes
+        // come within a snap distance of the changed junctions' boxes are looked at (no names
+        // compared for the rest of the network), unless a surface is empty (no box).
+        let slack = self.settings.snap_distance + self.settings.tolerance;
+        let mut at_junctions = Regions::default();
+        let mut every_piece = false;
+        for id in &junctions {
+            if let Ok(i) = self.net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)) {
+                every_piece |= self.junction_box[i] == EMPTY;
+                at_junctions.add(grow(self.junction_box[i], slack));
+            }
+        }
+        for (p, b) in self.net.pieces.iter().zip(&self.piece_box) {
             let at = |j: &Option<String>| j.as_deref().is_some_and(|j| junctions.contains(j));
-            if at(&p.from) || at(&p.to) {
+            let near = every_piece || *b == EMPTY || at_junctions.meets(*b);
+            if near && (at(&p.from) || at(&p.to)) {
                 extra.push((FeatureKind::Road, p.id.clone()));
             }
-            if pieces.contains(p.id.as_str()) {
+        }
+        for id in &pieces {
+            if let Ok(i) = self.net.pieces.binary_search_by(|p| p.id.as_str().cmp(id)) {
+                let p = &self.net.pieces[i];
                 for j in [&p.from, &p.to].into_iter().flatten() {
                     extra.push((FeatureKind::Junction, j.clone()));
                 }
@@ -1193,32 +1209,63 @@ impl Session {
     /// [`Session::blocks_in`].
     fn take_blocks(&mut self, found: FoundBlocks, redo: &Regions, changes: &mut Changes) {
         let FoundBlocks { fresh, small, gone } = found;
-        let mut old: Vec<Block> = Vec::new();
-        // Each block with its naming and its box (kept blocks keep theirs).
-        let mut blocks: Vec<(Block, (Point, f64), Bbox)> = Vec::with_capacity(self.net.blocks.len() + fresh.len());
-        let olds = std::mem::take(&mut self.net.blocks)
-            .into_iter()
-            .zip(gone)
-            .zip(self.block_naming.iter().zip(&self.block_box));
-        for ((b, g), (n, bb)) in olds {
-            if g {
-                old.push(b);
-            } else {
-                blocks.push((b, *n, *bb));
+        {
+            let old_refs: Vec<&Block> =
+                self.net.blocks.iter().zip(&gone).filter(|(_, g)| **g).map(|(b, _)| b).collect();
+            let fresh_refs: Vec<&Block> = fresh.iter().map(|(b, _)| b).collect();
+            diff_features(FeatureKind::Block, &old_refs, &fresh_refs, |b| &b.id, changes);
+        }
+        // In place, as `replace` does: a block found again with its id keeps its slot; the
+        // blocks that go leave, and the new ones are put where the order of ids has them.
+        let mut by_id: BTreeMap<String, (Block, (Point, f64))> =
+            fresh.into_iter().map(|(b, n)| (b.id.clone(), (b, n))).collect();
+        let mut leave = gone;
+        for (i, g) in leave.iter_mut().enumerate() {
+            if !*g {
+                continue;
+            }
+            if let Some((b, n)) = by_id.remove(&self.net.blocks[i].id) {
+                self.block_box[i] = polygon_box(&b.polygon);
+                self.block_naming[i] = n;
+                self.net.blocks[i] = b;
+                *g = false;
             }
         }
-        let fresh_blocks: Vec<&Block> = fresh.iter().map(|(b, _)| b).collect();
-        let old_refs: Vec<&Block> = old.iter().collect();
-        diff_features(FeatureKind::Block, &old_refs, &fresh_blocks, |b| &b.id, changes);
-        // Kept blocks are in id order and the fresh ones follow: a stable sort merges them.
-        blocks.extend(fresh.into_iter().map(|(b, n)| {
-            let bb = polygon_box(&b.polygon);
-            (b, n, bb)
-        }));
-        blocks.sort_by(|a, b| a.0.id.cmp(&b.0.id));
-        self.block_box = blocks.iter().map(|(_, _, bb)| *bb).collect();
-        self.block_naming = blocks.iter().map(|(_, n, _)| *n).collect();
-        self.net.blocks = blocks.into_iter().map(|(b, _, _)| b).collect();
+        if leave.iter().any(|g| *g) {
+            let mut k = 0;
+            let keep = |k: &mut usize| {
+                *k += 1;
+                !leave[*k - 1]
+            };
+            self.net.blocks.retain(|_| keep(&mut k));
+            k = 0;
+            self.block_box.retain(|_| keep(&mut k));
+            k = 0;
+            self.block_naming.retain(|_| keep(&mut k));
+        }
+        if by_id.len() <= FEW_INSERTS {
+            for (_, (b, n)) in by_id {
+                let at = self.net.blocks.partition_point(|x| x.id < b.id);
+                self.block_box.insert(at, polygon_box(&b.polygon));
+                self.block_naming.insert(at, n);
+                self.net.blocks.insert(at, b);
+            }
+        } else {
+            let mut blocks: Vec<(Block, (Point, f64), Bbox)> = (std::mem::take(&mut self.net.blocks).into_iter())
+                .zip(std::mem::take(&mut self.block_naming))
+                .zip(std::mem::take(&mut self.block_box))
+                .map(|((b, n), bb)| (b, n, bb))
+                .collect();
+            blocks.extend(by_id.into_values().map(|(b, n)| {
+                let bb = polygon_box(&b.polygon);
+                (b, n, bb)
+            }));
+            // Both runs are in id order: a stable sort merges them.
+            blocks.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+            self.block_box = blocks.iter().map(|(_, _, bb)| *bb).collect();
+            self.block_naming = blocks.iter().map(|(_, n, _)| *n).collect();
+            self.net.blocks = blocks.into_iter().map(|(b, _, _)| b).collect();
+        }
         let (gone, kept): (Vec<_>, Vec<_>) =
             std::mem::take(&mut self.dropped).into_iter().partition(|d| redo.meets(d.1));
         self.dropped = kept;
@@ -1322,45 +1369,79 @@ fn replace<F: Feature>(
 ) {
     let mut incoming: BTreeMap<String, (F, Bbox)> =
         local.into_iter().filter(|(_, b)| z.meets(*b)).map(|(f, b)| (f.id().to_string(), (f, b))).collect();
-    let mut out: Vec<(F, Bbox)> = Vec::with_capacity(all.len() + incoming.len());
     let fresh = |f: &F, exts: &mut BTreeMap<String, Bbox>| {
         if let Some(e) = local_ext.get(f.id()) {
             exts.insert(f.id().to_string(), *e);
         }
     };
-    for (f, b) in std::mem::take(all).into_iter().zip(std::mem::take(boxes)) {
-        if !z.meets(b) {
-            out.push((f, b));
+    // In place: a feature that changes keeps its slot, and only features that go or come move
+    // the others (an update touches a few of the network's features; moving them all, and
+    // sorting them by id again, cost liege's updates more than their geometry).
+    let mut gone: Vec<bool> = Vec::new();
+    for i in 0..all.len() {
+        if !z.meets(boxes[i]) {
             continue;
         }
+        let f = &all[i];
         match incoming.remove(f.id()) {
-            Some((n, _)) if n == f => out.push((f, b)),
+            Some((n, _)) if n == *f => {}
             Some((n, nb)) => {
                 changes.changed.push((kind, n.id().to_string()));
-                ends_of(&f, changes);
+                ends_of(f, changes);
                 changed.add_outline(f.polygon());
                 changed.add_outline(n.polygon());
                 fresh(&n, exts);
-                out.push((n, nb));
+                all[i] = n;
+                boxes[i] = nb;
             }
             None => {
                 changes.removed.push((kind, f.id().to_string()));
-                ends_of(&f, changes);
+                ends_of(f, changes);
                 changed.add_outline(f.polygon());
                 exts.remove(f.id());
+                gone.resize(all.len(), false);
+                gone[i] = true;
             }
         }
     }
+    if !gone.is_empty() {
+        let (mut k, mut j) = (0, 0);
+        all.retain(|_| {
+            k += 1;
+            !gone[k - 1]
+        });
+        boxes.retain(|_| {
+            j += 1;
+            !gone[j - 1]
+        });
+    }
+    // The features that come, in id order: put where the order of ids has it, one by one when
+    // they are few, else merged with the others in one pass.
+    let mut come = Vec::with_capacity(incoming.len());
     for (_, (n, nb)) in incoming {
         changes.added.push((kind, n.id().to_string()));
         changed.add_outline(n.polygon());
         fresh(&n, exts);
-        out.push((n, nb));
+        come.push((n, nb));
     }
-    // The old features are in order and the new ones follow: a stable sort merges them.
-    out.sort_by(|a, b| a.0.id().cmp(b.0.id()));
-    (*all, *boxes) = out.into_iter().unzip();
+    if come.len() <= FEW_INSERTS {
+        for (n, nb) in come {
+            let at = all.partition_point(|f| f.id() < n.id());
+            all.insert(at, n);
+            boxes.insert(at, nb);
+        }
+    } else {
+        let mut out: Vec<(F, Bbox)> = std::mem::take(all).into_iter().zip(std::mem::take(boxes)).collect();
+        out.extend(come);
+        // Both runs are in id order: a stable sort merges them.
+        out.sort_by(|a, b| a.0.id().cmp(b.0.id()));
+        (*all, *boxes) = out.into_iter().unzip();
+    }
 }
+
+/// At most this many features (or blocks) that an update adds are put in their places one by
+/// one (each moves those after it); more are merged with the rest in one pass.
+const FEW_INSERTS: usize = 16;
 
 /// The junctions an old road piece ended at need new meshes.
 fn ends_of<F: Feature>(f: &F, changes: &mut Changes) {
