@@ -166,6 +166,14 @@ const MAX_ROUNDS: usize = 16;
 
 /// Points of a face from which [`Session::escapes`] casts rays, and rays per point (evenly
 /// spread directions).
+/// How far past the boxes that make up an update's first block frame (the changed surfaces,
+/// the blocks to find again) a surface may lie and still go into that frame's overlay, metres.
+/// A surface that bounds one of those blocks touches its box; the margin takes in those that
+/// bound it after a small move, or at the tip of a spike cut from its outline. One that is
+/// left out but meets a face found fails the frame (nothing wrong comes of a small margin, only
+/// larger frames more often). Until 2026-12-02 it was the widest road (14 m on liege): the
+/// overlay then held the surfaces across the road from those blocks too.
+const NEAR_FIRST_FRAME: f64 = 1.0;
 const ESCAPE_POINTS: usize = 8;
 const ESCAPE_DIRECTIONS: usize = 8;
 
@@ -928,7 +936,7 @@ impl Session {
         // The first frame takes only the surfaces near the boxes that make it up (a frame
         // around blocks on two sides of a road holds many surfaces that bound neither); the
         // larger frames, which look for faces larger than those boxes, take all of theirs.
-        let near: Vec<Bbox> = boxes.iter().map(|b| grow(*b, margin)).collect();
+        let near: Vec<Bbox> = boxes.iter().map(|b| grow(*b, NEAR_FIRST_FRAME)).collect();
         for (k, frame) in frames.into_iter().enumerate() {
             // Far from the origin the overlay's grid depends on its extent: only the whole
             // network's frame gives the pipeline's outlines there.
