@@ -370,6 +370,38 @@ fn a_small_move_stays_local() {
     assert!(checked >= 9);
 }
 
+/// A new road across part of liege_center (a third of its extent, diagonally through the
+/// middle) crosses many roads at once: the update adds more road pieces than it puts in their
+/// places one by one (16), so those are merged with the rest of the session's list in one pass,
+/// and fewer junctions, put in one by one; removing the road takes as many away again. Both
+/// give the full build (`check_step`), without building everything again.
+#[test]
+fn a_new_road_across_many_adds_many_features_at_once() {
+    let input = load("osm/liege_center.roads.json");
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for r in &input.roads {
+        if let RoadGeometry::Polyline(pts) = &r.geometry {
+            for p in pts {
+                (lo[0], lo[1], hi[0], hi[1]) = (lo[0].min(p.x), lo[1].min(p.y), hi[0].max(p.x), hi[1].max(p.y));
+            }
+        }
+    }
+    assert!(lo[0] < hi[0] && lo[1] < hi[1], "the roads are polylines with an extent");
+    let (cx, cy) = (0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]));
+    let (dx, dy) = ((hi[0] - lo[0]) / 6.0, (hi[1] - lo[1]) / 6.0);
+    let across =
+        spline("across", 7.0, vec![sp(cx - dx, cy - dy, PointKind::Linear), sp(cx + dx, cy + dy, PointKind::Linear)]);
+    let mut session = Session::new(input, Settings::default()).expect("session");
+    let count = |list: &[(FeatureKind, String)], kind: FeatureKind| list.iter().filter(|(k, _)| *k == kind).count();
+    let changes = check_step("a road across", &mut session, Edit::Upsert(across));
+    assert!(!changes.stats.full_build, "{:?}", changes.stats);
+    let (pieces, junctions) = (count(&changes.added, FeatureKind::Road), count(&changes.added, FeatureKind::Junction));
+    assert!(pieces > 16 && (1..=16).contains(&junctions), "{pieces} pieces and {junctions} junctions added");
+    let changes = check_step("the road across removed", &mut session, Edit::Remove("across".into()));
+    assert!(!changes.stats.full_build, "{:?}", changes.stats);
+    assert!(count(&changes.removed, FeatureKind::Road) > 16, "{:?}", changes.removed);
+}
+
 /// Removing a road and putting it back gives the first network again, and an edit that changes
 /// nothing reports nothing.
 #[test]
