@@ -377,38 +377,47 @@ fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
             candidates.push((v.add(inward.unit().scale(SEED_DEPTH * h)), h));
         }
     }
-    // Larger polygons find the edges and candidates near a seed through R-trees.
+    // Larger polygons find the edges and candidates near a seed among those sorted by their
+    // lowest x (a window of x around the seed; a tree of a few dozen items costs more to make
+    // than it saves). The tests are those of an R-tree's `locate_within_distance`: squared
+    // distances up to the squared radius.
     let large = edges.len() > crate::validate::BRUTE_FORCE_LIMIT;
-    let edge_tree = large.then(|| {
-        rstar::RTree::bulk_load(
-            edges.iter().map(|&(a, b)| rstar::primitives::Line::new([a.x, a.y], [b.x, b.y])).collect(),
-        )
-    });
-    let seed_tree = large.then(|| {
-        rstar::RTree::bulk_load(
-            candidates
-                .iter()
-                .enumerate()
-                .map(|(k, (q, _))| rstar::primitives::GeomWithData::new([q.x, q.y], k))
-                .collect(),
-        )
-    });
+    let mut edge_order: Vec<usize> = if large { (0..edges.len()).collect() } else { Vec::new() };
+    let low_x = |i: usize| edges[i].0.x.min(edges[i].1.x);
+    edge_order.sort_by(|&a, &b| low_x(a).total_cmp(&low_x(b)).then(a.cmp(&b)));
+    let edge_low: Vec<f64> = edge_order.iter().map(|&i| low_x(i)).collect();
+    let widest = edges.iter().fold(0.0f64, |m, (a, b)| m.max((a.x - b.x).abs()));
+    let mut seed_order: Vec<usize> = if large { (0..candidates.len()).collect() } else { Vec::new() };
+    seed_order.sort_by(|&a, &b| candidates[a].0.x.total_cmp(&candidates[b].0.x).then(a.cmp(&b)));
+    let seed_x: Vec<f64> = seed_order.iter().map(|&k| candidates[k].0.x).collect();
     let longest = candidates.iter().fold(0.0f64, |m, c| m.max(c.1));
     let mut kept = vec![false; candidates.len()];
     for (k, &(q, h)) in candidates.iter().enumerate() {
         let clear = SEED_CLEARANCE * h;
-        let near_edge = match &edge_tree {
-            None => edges.iter().any(|&(s, t)| crate::geom::project_on_segment(q, s, t).1 < clear),
-            Some(tree) => tree.locate_within_distance([q.x, q.y], clear * clear).next().is_some(),
+        let near_edge = if large {
+            use rstar::PointDistance;
+            let from = edge_low.partition_point(|&x| x < q.x - clear - widest);
+            let to = edge_low.partition_point(|&x| x <= q.x + clear);
+            edge_order[from..to].iter().any(|&i| {
+                let (a, b) = edges[i];
+                rstar::primitives::Line::new([a.x, a.y], [b.x, b.y]).distance_2(&[q.x, q.y]) <= clear * clear
+            })
+        } else {
+            edges.iter().any(|&(s, t)| crate::geom::project_on_segment(q, s, t).1 < clear)
         };
         // Too near a seed kept before it, by the larger of their clearances.
         let crowds = |j: usize| kept[j] && candidates[j].0.dist(q) < SEED_CLEARANCE * h.max(candidates[j].1);
-        let near_seed = match &seed_tree {
-            None => (0..k).any(crowds),
-            Some(tree) => {
-                let r = SEED_CLEARANCE * longest;
-                tree.locate_within_distance([q.x, q.y], r * r).any(|e| e.data < k && crowds(e.data))
-            }
+        let near_seed = if large {
+            let r = SEED_CLEARANCE * longest;
+            let from = seed_x.partition_point(|&x| x < q.x - r);
+            let to = seed_x.partition_point(|&x| x <= q.x + r);
+            seed_order[from..to].iter().any(|&j| {
+                let c = candidates[j].0;
+                let (dx, dy) = (c.x - q.x, c.y - q.y);
+                j < k && dx * dx + dy * dy <= r * r && crowds(j)
+            })
+        } else {
+            (0..k).any(crowds)
         };
         kept[k] = !near_edge && !near_seed;
     }
