@@ -421,8 +421,9 @@ fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
         };
         kept[k] = !near_edge && !near_seed;
     }
+    // A seed on a vertex already there overwrites it with the same point: no test needed.
     for ((q, _), keep) in candidates.into_iter().zip(kept) {
-        if keep && cdt.locate_vertex(Point2::new(q.x, q.y)).is_none() {
+        if keep {
             let _ = cdt.insert(Vertex(Point2::new(q.x, q.y)));
         }
     }
