@@ -164,8 +164,6 @@ const FULL_BUILD_SHARE: f64 = 0.5;
 /// Builds of the window before an update falls back to a full build.
 const MAX_ROUNDS: usize = 16;
 
-/// Points of a face from which [`Session::escapes`] casts rays, and rays per point (evenly
-/// spread directions).
 /// How far past the boxes that make up an update's first block frame (the changed surfaces,
 /// the blocks to find again) a surface may lie and still go into that frame's overlay, metres.
 /// A surface that bounds one of those blocks touches its box; the margin takes in those that
@@ -174,6 +172,9 @@ const MAX_ROUNDS: usize = 16;
 /// larger frames more often). Until 2026-12-02 it was the widest road (14 m on liege): the
 /// overlay then held the surfaces across the road from those blocks too.
 const NEAR_FIRST_FRAME: f64 = 1.0;
+
+/// Points of a face from which [`Session::escapes`] casts rays, and rays per point (evenly
+/// spread directions).
 const ESCAPE_POINTS: usize = 8;
 const ESCAPE_DIRECTIONS: usize = 8;
 
@@ -1046,8 +1047,10 @@ impl Session {
             }
             Err(Refused::Clash(_)) if network.is_none() => {
                 // The pipeline numbers blocks with one base by their corners, all together:
-                // find every block again (no block stays, so no clash is left).
-                let all = Regions::of(frame);
+                // find every block again (no block stays, so no clash is left: the region holds
+                // every old block and dropped face, even one outside the network's new frame).
+                let old = self.block_box.iter().chain(self.dropped.iter().map(|d| &d.1));
+                let all = Regions::of(old.fold(frame, |u, b| union_box(u, *b)));
                 self.blocks_in(frame, &all, &all, None, None, changes)
             }
             Err(e) => Err(e),
@@ -1144,6 +1147,23 @@ impl Session {
                 small.push(face);
             } else {
                 kept.push(face);
+            }
+        }
+        if !whole {
+            // A block (or dropped face) to find again that no changed surface meets keeps its
+            // face, whose corner names it: a frame that does not find that face again (left a
+            // surface out that closed it, so that it ran out to the frame) would lose it.
+            let mut found_corners: Vec<(f64, f64)> =
+                kept.iter().chain(&small).map(|f| (f.corner.x, f.corner.y)).collect();
+            found_corners.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            let refound =
+                |c: Point| found_corners.binary_search_by(|f| f.0.total_cmp(&c.x).then(f.1.total_cmp(&c.y))).is_ok();
+            let blocks = self.block_box.iter().zip(&self.block_naming).map(|(b, n)| (*b, n.0));
+            let dropped = self.dropped.iter().map(|(d, b)| (*b, d.position));
+            for (b, corner) in blocks.chain(dropped) {
+                if redo.meets(b) && !changed.meets(b) && !refound(corner) {
+                    return Err(Refused::Frame);
+                }
             }
         }
         // The pieces that may name a face or give it its bands (`band_reach` of it).

@@ -396,8 +396,11 @@ fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
         let clear = SEED_CLEARANCE * h;
         let near_edge = if large {
             use rstar::PointDistance;
-            let from = edge_low.partition_point(|&x| x < q.x - clear - widest);
-            let to = edge_low.partition_point(|&x| x <= q.x + clear);
+            // The window's ends are rounded sums: padded by a few units of their last place so
+            // that they never leave out an edge the exact test below keeps.
+            let pad = WINDOW_PAD_ULPS * f64::EPSILON * (q.x.abs() + clear + widest);
+            let from = edge_low.partition_point(|&x| x < q.x - clear - widest - pad);
+            let to = edge_low.partition_point(|&x| x <= q.x + clear + pad);
             edge_order[from..to].iter().any(|&i| {
                 let (a, b) = edges[i];
                 rstar::primitives::Line::new([a.x, a.y], [b.x, b.y]).distance_2(&[q.x, q.y]) <= clear * clear
@@ -409,8 +412,9 @@ fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
         let crowds = |j: usize| kept[j] && candidates[j].0.dist(q) < SEED_CLEARANCE * h.max(candidates[j].1);
         let near_seed = if large {
             let r = SEED_CLEARANCE * longest;
-            let from = seed_x.partition_point(|&x| x < q.x - r);
-            let to = seed_x.partition_point(|&x| x <= q.x + r);
+            let pad = WINDOW_PAD_ULPS * f64::EPSILON * (q.x.abs() + r);
+            let from = seed_x.partition_point(|&x| x < q.x - r - pad);
+            let to = seed_x.partition_point(|&x| x <= q.x + r + pad);
             seed_order[from..to].iter().any(|&j| {
                 let c = candidates[j].0;
                 let (dx, dy) = (c.x - q.x, c.y - q.y);
@@ -428,6 +432,10 @@ fn seed_boundary_layer(cdt: &mut Cdt, poly: &Polygon) {
         }
     }
 }
+
+/// Units in the last place by which [`seed_boundary_layer`] widens its windows of x (relative
+/// to the magnitudes summed): more than the rounding of the sums that bound them.
+const WINDOW_PAD_ULPS: f64 = 4.0;
 
 /// How far into the polygon [`seed_boundary_layer`] puts a seed, in the length of its vertex's
 /// edges: the height of an equilateral triangle on them, √3/2 (of 0.6, 0.87 and 1.0 on
