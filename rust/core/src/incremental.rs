@@ -1149,6 +1149,7 @@ impl Session {
                 kept.push(face);
             }
         }
+        let gone: Vec<bool> = self.block_box.iter().map(|b| redo.meets(*b)).collect();
         if !whole {
             // A block (or dropped face) to find again that no changed surface meets keeps its
             // face, whose corner names it: a frame that does not find that face again (left a
@@ -1158,10 +1159,12 @@ impl Session {
             found_corners.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
             let refound =
                 |c: Point| found_corners.binary_search_by(|f| f.0.total_cmp(&c.x).then(f.1.total_cmp(&c.y))).is_ok();
-            let blocks = self.block_box.iter().zip(&self.block_naming).map(|(b, n)| (*b, n.0));
-            let dropped = self.dropped.iter().map(|(d, b)| (*b, d.position));
+            let blocks = (self.block_box.iter().zip(&self.block_naming).zip(&gone))
+                .filter(|(_, g)| **g)
+                .map(|((b, n), _)| (*b, n.0));
+            let dropped = self.dropped.iter().filter(|(_, b)| redo.meets(*b)).map(|(d, b)| (*b, d.position));
             for (b, corner) in blocks.chain(dropped) {
-                if redo.meets(b) && !changed.meets(b) && !refound(corner) {
+                if !changed.meets(b) && !refound(corner) {
                     return Err(Refused::Frame);
                 }
             }
@@ -1203,7 +1206,6 @@ impl Session {
                 }
             }
         }
-        let gone: Vec<bool> = self.block_box.iter().map(|b| redo.meets(*b)).collect();
         // Ids made unique among blocks that stay cannot be settled here: blocks are numbered
         // by base all together, so a block that stays and shares its base with a block found
         // again, or with one that goes (its `#n` may count it), needs them all.
@@ -1260,16 +1262,9 @@ impl Session {
             }
         }
         if leave.iter().any(|g| *g) {
-            let mut k = 0;
-            let keep = |k: &mut usize| {
-                *k += 1;
-                !leave[*k - 1]
-            };
-            self.net.blocks.retain(|_| keep(&mut k));
-            k = 0;
-            self.block_box.retain(|_| keep(&mut k));
-            k = 0;
-            self.block_naming.retain(|_| keep(&mut k));
+            drop_marked(&mut self.net.blocks, &leave);
+            drop_marked(&mut self.block_box, &leave);
+            drop_marked(&mut self.block_naming, &leave);
         }
         if by_id.len() <= FEW_INSERTS {
             for (_, (b, n)) in by_id {
@@ -1433,15 +1428,8 @@ fn replace<F: Feature>(
         }
     }
     if !gone.is_empty() {
-        let (mut k, mut j) = (0, 0);
-        all.retain(|_| {
-            k += 1;
-            !gone[k - 1]
-        });
-        boxes.retain(|_| {
-            j += 1;
-            !gone[j - 1]
-        });
+        drop_marked(all, &gone);
+        drop_marked(boxes, &gone);
     }
     // The features that come, in id order: put where the order of ids has it, one by one when
     // they are few, else merged with the others in one pass.
@@ -1465,6 +1453,15 @@ fn replace<F: Feature>(
         out.sort_by(|a, b| a.0.id().cmp(b.0.id()));
         (*all, *boxes) = out.into_iter().unzip();
     }
+}
+
+/// Removes the items whose marks are set (`marks[i]` for item `i`), keeping the others in order.
+fn drop_marked<T>(items: &mut Vec<T>, marks: &[bool]) {
+    let mut i = 0;
+    items.retain(|_| {
+        i += 1;
+        !marks[i - 1]
+    });
 }
 
 /// At most this many features (or blocks) that an update adds are put in their places one by
