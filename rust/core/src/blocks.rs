@@ -11,7 +11,7 @@
 //! Block ids come from the road nearest to the block's lowest-left outline vertex: its id, the
 //! position along it and the side (`L` or `R` looking along the road).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
@@ -948,15 +948,16 @@ pub(crate) fn frame_around(boxes: impl Iterator<Item = Bbox>, net: &Network, set
 const MAX_PARTS: usize = 64;
 
 /// The faces of a whole network (its surfaces inside [`network_frame`]; `None` without
-/// surfaces), found part by part in parallel. A part is a set of road pieces and junctions
-/// connected through the pieces' junction ids, joined with every other part whose box comes
-/// within the widest road of its box (at least the snap distance and two block grid steps),
-/// until no two parts' boxes do. No face can be bounded by two parts whose grown boxes are
-/// apart, nor lie inside another part's box, so the faces of each part in a frame of its own,
-/// on the whole frame's grid, are those that one overlay of the whole network gives there, and
-/// the faces that reach a part's frame are the outer face. Inner faces come part by part, parts
-/// in order of their first surface (pieces, then junctions). One part, or more than
-/// [`MAX_PARTS`]: one overlay of everything.
+/// surfaces), found part by part in parallel, a large part strip by strip ([`strip_faces`]).
+/// A part is a set of road pieces and junctions connected through the pieces' junction ids,
+/// joined with every other part whose box comes within the widest road of its box (at least
+/// the snap distance and two block grid steps), until no two parts' boxes do. No face can be
+/// bounded by two parts whose grown boxes are apart, nor lie inside another part's box, so the
+/// faces of each part in a frame of its own, on the whole frame's grid, are those that one
+/// overlay of the whole network gives there, and the faces that reach a part's frame are the
+/// outer face. Inner faces come part by part, parts in order of their first surface (pieces,
+/// then junctions). One part, or more than [`MAX_PARTS`]: one frame around everything.
+/// `outer` holds pieces of the outer face (not all of it, when strips cut it).
 pub(crate) fn whole_faces(net: &Network, settings: &Settings) -> Option<Faces> {
     let frame = network_frame(net, settings)?;
     let surfaces: Vec<&Polygon> =
@@ -965,13 +966,15 @@ pub(crate) fn whole_faces(net: &Network, settings: &Settings) -> Option<Faces> {
     let gap = wmax.max(settings.snap_distance).max(2.0 * BLOCK_GRID);
     let parts = network_parts(net, &surfaces, gap);
     if parts.len() <= 1 {
-        return Some(faces(surfaces.into_iter(), frame));
+        let all: Vec<&Polygon> = surfaces.into_iter().filter(|p| p.exterior.len() >= 3).collect();
+        return Some(strip_faces(&all, frame, frame, Strips::for_surfaces(&all, frame)));
     }
     let found: Vec<Faces> = parts
         .par_iter()
         .filter_map(|part| {
             let part_frame = frame_around(part.iter().map(|&i| exterior_box(surfaces[i])), net, settings)?;
-            Some(faces_on_grid_of(part.iter().map(|&i| surfaces[i]), part_frame, frame))
+            let own: Vec<&Polygon> = part.iter().map(|&i| surfaces[i]).collect();
+            Some(strip_faces(&own, part_frame, frame, Strips::for_surfaces(&own, part_frame)))
         })
         .collect();
     let mut all = Faces { inner: Vec::new(), outer: Vec::new() };
@@ -980,6 +983,311 @@ pub(crate) fn whole_faces(net: &Network, settings: &Settings) -> Option<Faces> {
         all.outer.extend(f.outer);
     }
     Some(all)
+}
+
+/// Segments of surface outline per strip of [`strip_faces`]: below twice this, a frame's
+/// faces come from one overlay. Liege (about 385,000 segments) gets 2 strips, found side by
+/// side on two cores; 5 strips there cost as much in all (more overlap, more faces across
+/// cuts to find around their pieces).
+const STRIP_SEGMENTS: usize = 150_000;
+
+/// Most strips [`strip_faces`] cuts a frame into.
+const MAX_STRIPS: usize = 8;
+
+/// Narrowest strip of [`strip_faces`], in overlaps ([`STRIP_OVERLAP`]): at least two, so that
+/// a face of one strip's frame never reaches past the next strip's.
+const MIN_STRIP_OVERLAPS: f64 = 4.0;
+
+/// How far each strip's frame reaches past its cuts into the next strips, metres. A face
+/// that crosses a cut and reaches further than this on both sides of it (a field or park
+/// wider than twice this, across a cut: 4 on liege) is found again in a frame around its
+/// pieces.
+const STRIP_OVERLAP: f64 = 400.0;
+
+/// How [`strip_faces`] cuts a frame: at these x coordinates (ascending, strictly inside the
+/// frame), each strip's frame reaching `overlap` metres past its cuts.
+#[derive(Clone, Debug, PartialEq)]
+struct Strips {
+    cuts: Vec<f64>,
+    overlap: f64,
+}
+
+impl Strips {
+    /// Strips of about [`STRIP_SEGMENTS`] segments each (at most [`MAX_STRIPS`]), cut where
+    /// the surfaces' segments, counted at the middle of each surface's box, split evenly; a
+    /// strip narrower than [`MIN_STRIP_OVERLAPS`] overlaps is joined with the next. The cuts
+    /// depend on the surfaces alone, never on the number of threads.
+    fn for_surfaces(surfaces: &[&Polygon], frame: Bbox) -> Self {
+        let overlap = STRIP_OVERLAP;
+        let size = |p: &Polygon| p.exterior.len() + p.holes.iter().map(|h| h.len()).sum::<usize>();
+        let total: usize = surfaces.iter().map(|p| size(p)).sum();
+        let count = (total / STRIP_SEGMENTS).min(MAX_STRIPS);
+        if count < 2 {
+            return Self { cuts: Vec::new(), overlap };
+        }
+        let mut by_x: Vec<(f64, usize)> = surfaces
+            .iter()
+            .map(|p| {
+                let (lo, hi) = exterior_box(p);
+                (0.5 * (lo[0] + hi[0]), size(p))
+            })
+            .collect();
+        by_x.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut cuts = Vec::new();
+        let (mut sum, mut last) = (0usize, frame.0[0]);
+        for (x, n) in by_x {
+            sum += n;
+            if cuts.len() + 1 < count && sum * count >= total * (cuts.len() + 1) && x - last >= MIN_STRIP_OVERLAPS * overlap {
+                cuts.push(x);
+                last = x;
+            }
+        }
+        while cuts.last().is_some_and(|&c| frame.1[0] - c < MIN_STRIP_OVERLAPS * overlap) {
+            cuts.pop();
+        }
+        Self { cuts, overlap }
+    }
+}
+
+/// [`faces_on_grid_of`] for `surfaces` in `frame`, on the grid of `extent`, strip by strip in
+/// parallel: the same inner faces, bit for bit, in another order.
+///
+/// Each strip between two cuts (or a cut and a side of the frame) is found in a frame of its
+/// own reaching [`Strips::overlap`] past its cuts, with the surfaces that meet it. A face found
+/// there that does not reach that frame is a face of the whole frame (roads bound it all
+/// round); it is taken from the strip that holds its corner (lowest-left vertex). Every other
+/// face of the whole frame crosses a cut, and its pieces in the strips on either side hold the
+/// same stretches of that cut (the cut lies an overlap away from both strips' sides, where
+/// they agree): pieces that share a stretch are one face's. A face with a piece that reaches a
+/// side of `frame` is the outer face; one with a piece that holds a whole face of the next
+/// strip is that face (its corner in the strip before); any other is wider than the overlap
+/// on both sides of a cut, and is found in a frame around its pieces ([`face_around`]).
+/// Where that fails (a stretch of a cut in no face of the next strip, or a face that runs on
+/// past the frame around its pieces to half the whole frame), one overlay of everything.
+fn strip_faces(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: Strips) -> Faces {
+    if strips.cuts.is_empty() {
+        return faces_on_grid_of(surfaces.iter().copied(), frame, extent);
+    }
+    faces_by_strips(surfaces, frame, extent, &strips)
+        .unwrap_or_else(|| faces_on_grid_of(surfaces.iter().copied(), frame, extent))
+}
+
+/// The strips of [`strip_faces`] (some cuts), or `None` where it gives them up.
+fn faces_by_strips(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: &Strips) -> Option<Faces> {
+    let ([x0, y0], [x1, y1]) = frame;
+    let w = strips.overlap;
+    // Strip k holds the corners in [bounds[k], bounds[k + 1]).
+    let bounds: Vec<f64> = std::iter::once(x0).chain(strips.cuts.iter().copied()).chain(std::iter::once(x1)).collect();
+    let k = bounds.len() - 1;
+    let frames: Vec<Bbox> = (0..k)
+        .map(|i| {
+            let lo = if i == 0 { x0 } else { bounds[i] - w };
+            let hi = if i + 1 == k { x1 } else { bounds[i + 1] + w };
+            ([lo, y0], [hi, y1])
+        })
+        .collect();
+    let found: Vec<Faces> = frames
+        .par_iter()
+        .map(|&f| {
+            let meets = |p: &&&Polygon| {
+                let (lo, hi) = exterior_box(p);
+                lo[0] <= f.1[0] && hi[0] >= f.0[0]
+            };
+            faces_on_grid_of(surfaces.iter().filter(meets).copied(), f, extent)
+        })
+        .collect();
+    // A vertex within two grid steps of a side lies on it ([`faces_on_grid_of`]).
+    let near = 2.0 * BLOCK_GRID;
+    let on_own_side = |p: &Point| p.x <= x0 + near || p.x >= x1 - near || p.y <= y0 + near || p.y >= y1 - near;
+    let mut taken: Vec<Vec<bool>> = found
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let holds = |x: f64| x >= bounds[i] && (x < bounds[i + 1] || i + 1 == k);
+            f.inner.iter().map(|face| holds(face.corner.x)).collect()
+        })
+        .collect();
+    // The pieces (faces that reach a strip's frame), numbered strip after strip; pieces that
+    // share a stretch of a cut are joined, and a piece that holds a whole face of the next
+    // strip points to it.
+    let first: Vec<usize> = found
+        .iter()
+        .scan(0, |n, f| {
+            let at = *n;
+            *n += f.outer.len();
+            Some(at)
+        })
+        .collect();
+    let count = found.iter().map(|f| f.outer.len()).sum();
+    let mut uf = crate::graph::UnionFind::new(count);
+    let mut whole: Vec<Option<(usize, usize)>> = vec![None; count];
+    for i in 0..k {
+        for (m, piece) in found[i].outer.iter().enumerate() {
+            // Stretches of the cut after the strip (pieces of the strip before take those of
+            // the cut before it).
+            if i + 1 == k {
+                continue;
+            }
+            for q in points_on_cut(piece, bounds[i + 1]) {
+                let next = &found[i + 1];
+                if let Some(j) = next.inner.iter().position(|f| polygon_holds(&f.polygon, q)) {
+                    whole[first[i] + m] = Some((i + 1, j));
+                } else {
+                    let n = next.outer.iter().position(|o| polygon_holds(o, q))?;
+                    uf.union(first[i] + m, first[i + 1] + n);
+                }
+            }
+        }
+    }
+    // Each group of pieces: the outer face, a whole face of a strip, or a face to find.
+    let mut groups: BTreeMap<usize, PieceGroup> = BTreeMap::new();
+    for i in 0..k {
+        for (m, piece) in found[i].outer.iter().enumerate() {
+            let g = groups.entry(uf.find(first[i] + m)).or_default();
+            g.outer |= piece.exterior.iter().any(on_own_side);
+            g.whole = g.whole.or(whole[first[i] + m]);
+            g.bx = union_box(g.bx, exterior_box(piece));
+            if g.inside.is_none() && i + 1 < k {
+                g.inside = points_on_cut(piece, bounds[i + 1]).into_iter().next();
+            }
+        }
+    }
+    let mut wide: Vec<(Point, Bbox)> = Vec::new();
+    for g in groups.into_values() {
+        match g {
+            // The outer face holds no whole face: the strips disagree.
+            PieceGroup { outer: true, whole: Some(_), .. } => return None,
+            PieceGroup { outer: true, .. } => {}
+            PieceGroup { whole: Some((i, j)), .. } => taken[i][j] = true,
+            // Pieces that cross no cut: pieces of faces that other pieces cross it with.
+            PieceGroup { inside: None, .. } => {}
+            PieceGroup { inside: Some(q), bx, .. } => wide.push((q, bx)),
+        }
+    }
+    let area = |b: Bbox| (b.1[0] - b.0[0]) * (b.1[1] - b.0[1]);
+    let limit = WIDE_FACE_SHARE * area(frame);
+    let around: Vec<Option<Option<Face>>> =
+        wide.par_iter().map(|&(q, start)| face_around(surfaces, frame, extent, q, start, w, limit)).collect();
+    let mut out = Faces { inner: Vec::new(), outer: Vec::new() };
+    for (f, t) in found.into_iter().zip(taken) {
+        out.inner.extend(f.inner.into_iter().zip(t).filter(|(_, t)| *t).map(|(face, _)| face));
+        out.outer.extend(f.outer.into_iter().filter(|o| o.exterior.iter().any(on_own_side)));
+    }
+    let known: BTreeSet<(u64, u64)> = out.inner.iter().map(|f| (f.corner.x.to_bits(), f.corner.y.to_bits())).collect();
+    let mut more: Vec<Face> = Vec::new();
+    for face in around {
+        // `None`: given up; `Some(None)`: the outer face.
+        if let Some(face) = face? {
+            let key = (face.corner.x.to_bits(), face.corner.y.to_bits());
+            if !known.contains(&key) && !more.iter().any(|m| m.corner == face.corner && m.polygon == face.polygon) {
+                more.push(face);
+            }
+        }
+    }
+    out.inner.extend(more);
+    Some(out)
+}
+
+/// Pieces of one face of the whole frame in [`faces_by_strips`].
+struct PieceGroup {
+    /// One of them reaches a side of the frame: the outer face.
+    outer: bool,
+    /// The whole face that one of them leads to in the next strip (strip, index of its inner
+    /// faces).
+    whole: Option<(usize, usize)>,
+    /// The box around them.
+    bx: Bbox,
+    /// A point inside one of them, on a cut.
+    inside: Option<Point>,
+}
+
+impl Default for PieceGroup {
+    fn default() -> Self {
+        Self { outer: false, whole: None, bx: EMPTY_BOX, inside: None }
+    }
+}
+
+/// Largest share of the frame's area that the frame around a face [`face_around`] looks for may
+/// take before [`strip_faces`] gives up its strips: past it, one overlay of everything costs
+/// about as much.
+const WIDE_FACE_SHARE: f64 = 0.5;
+
+/// A box that holds nothing.
+const EMPTY_BOX: Bbox = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+
+/// The face of `surfaces` in `frame` (on the grid of `extent`) that holds `q`, found in a
+/// frame around `start` grown by a sixteenth of `overlap`, the margin doubled while the face
+/// reaches that frame: `Some(None)` when it is the outer face (it reaches a side of `frame`),
+/// `None` when no face holds `q` or the frame would grow past `limit` square metres.
+fn face_around(
+    surfaces: &[&Polygon],
+    frame: Bbox,
+    extent: Bbox,
+    q: Point,
+    start: Bbox,
+    overlap: f64,
+    limit: f64,
+) -> Option<Option<Face>> {
+    let ([x0, y0], [x1, y1]) = frame;
+    let near = 2.0 * BLOCK_GRID;
+    let on_own_side = |p: &Point| p.x <= x0 + near || p.x >= x1 - near || p.y <= y0 + near || p.y >= y1 - near;
+    let mut d = overlap / 16.0;
+    loop {
+        let (lo, hi) = start;
+        let f = ([(lo[0] - d).max(x0), (lo[1] - d).max(y0)], [(hi[0] + d).min(x1), (hi[1] + d).min(y1)]);
+        if (f.1[0] - f.0[0]) * (f.1[1] - f.0[1]) > limit {
+            return None;
+        }
+        let meets = |p: &&&Polygon| {
+            let (a, b) = exterior_box(p);
+            a[0] <= f.1[0] && b[0] >= f.0[0] && a[1] <= f.1[1] && b[1] >= f.0[1]
+        };
+        let found = faces_on_grid_of(surfaces.iter().filter(meets).copied(), f, extent);
+        if let Some(face) = found.inner.into_iter().find(|x| polygon_holds(&x.polygon, q)) {
+            return Some(Some(face));
+        }
+        let piece = found.outer.iter().find(|o| polygon_holds(o, q))?;
+        if piece.exterior.iter().any(on_own_side) {
+            return Some(None);
+        }
+        d *= 2.0;
+    }
+}
+
+/// A point strictly inside `p` in each stretch of the vertical line `x = cut` inside it (the
+/// middle of the stretch), from the lowest up.
+fn points_on_cut(p: &Polygon, cut: f64) -> Vec<Point> {
+    let (lo, hi) = exterior_box(p);
+    if !(lo[0] < cut && cut < hi[0]) {
+        return Vec::new();
+    }
+    let mut ys: Vec<f64> = Vec::new();
+    for ring in std::iter::once(&p.exterior).chain(p.holes.iter()) {
+        let n = ring.len();
+        for i in 0..n {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            if (a.x < cut) != (b.x < cut) {
+                ys.push(a.y + (b.y - a.y) * (cut - a.x) / (b.x - a.x));
+            }
+        }
+    }
+    ys.sort_by(f64::total_cmp);
+    ys.chunks_exact(2)
+        .filter(|s| s[1] > s[0])
+        .map(|s| Point::new(cut, 0.5 * (s[0] + s[1])))
+        .filter(|&q| polygon_holds(p, q))
+        .collect()
+}
+
+/// Whether `q` lies strictly inside `p` (inside its outer ring, outside its holes).
+fn polygon_holds(p: &Polygon, q: Point) -> bool {
+    let (lo, hi) = exterior_box(p);
+    lo[0] <= q.x
+        && q.x <= hi[0]
+        && lo[1] <= q.y
+        && q.y <= hi[1]
+        && crate::validate::point_in_ring(q, &p.exterior)
+        && !p.holes.iter().any(|h| crate::validate::point_in_ring(q, h))
 }
 
 /// The parts of [`whole_faces`]: indices into `surfaces` (the pieces' outlines, then the
@@ -1121,6 +1429,90 @@ mod tests {
                 assert!(a.polygon == b.polygon && a.area == b.area && a.corner == b.corner, "x0 = {x0}");
             }
         }
+    }
+
+    /// A network of one connected part, 1,440 m by 240 m: two rows of 120 m blocks, with a
+    /// face 720 m wide in the lower row (no cross streets there) and a bay of the outer face
+    /// cut 240 m deep into the upper row (no top road there), and a curved road across one
+    /// block.
+    fn long_grid() -> crate::types::Input {
+        use crate::types::{test_road, Input};
+        let road = |id: String, pts: Vec<(f64, f64)>| test_road(&id, 7.3, &pts);
+        let mut roads = vec![
+            road("h0".into(), vec![(-20.0, 0.0), (1460.0, 0.0)]),
+            road("h1".into(), vec![(-20.0, 120.0), (1460.0, 120.0)]),
+            road("h2a".into(), vec![(-20.0, 240.0), (600.0, 240.0)]),
+            road("h2b".into(), vec![(840.0, 240.0), (1460.0, 240.0)]),
+        ];
+        for k in 0..=12 {
+            let x = 120.0 * k as f64 + 0.123;
+            if !(3..=7).contains(&k) {
+                roads.push(road(format!("v{k}a"), vec![(x, -20.0), (x, 120.0)]));
+            }
+            if k != 6 {
+                roads.push(road(format!("v{k}b"), vec![(x, 120.0), (x, 260.0)]));
+            }
+        }
+        let arc = (0..=16).map(|i| {
+            let t = std::f64::consts::FRAC_PI_2 * i as f64 / 16.0;
+            (1080.0 + 60.0 * t.cos(), 120.0 + 60.0 * t.sin())
+        });
+        roads.push(road("arc".into(), arc.collect()));
+        Input { roads }
+    }
+
+    /// Faces found strip by strip are, bit for bit, those of one overlay of the frame, wherever
+    /// the cuts fall and however far the strips overlap: faces whose corner lies in the strip,
+    /// faces taken from the next strip, faces wider than the overlap on both sides of a cut
+    /// (found around their pieces), and the outer face's bay cut into pieces.
+    #[test]
+    fn faces_strip_by_strip_are_those_of_one_overlay() {
+        let settings = Settings::default();
+        let net = crate::pipeline::build(&long_grid(), &settings).unwrap();
+        let surfaces: Vec<&Polygon> = net
+            .pieces
+            .iter()
+            .map(|p| &p.polygon)
+            .chain(net.junctions.iter().map(|j| &j.polygon))
+            .filter(|p| p.exterior.len() >= 3)
+            .collect();
+        let frame = network_frame(&net, &settings).unwrap();
+        let key = |f: &Face| (f.corner.x, f.corner.y);
+        let sorted = |mut faces: Vec<Face>| {
+            faces.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
+            faces
+        };
+        let one = sorted(faces(surfaces.iter().copied(), frame).inner);
+        assert!(one.len() >= 15, "{} faces", one.len());
+        // The wide face and the bay hold no corner of another face.
+        assert!(one.iter().any(|f| f.polygon.exterior.iter().fold(0.0f64, |m, p| m.max(p.x)) > 900.0
+            && f.corner.x < 300.0));
+        let (mut resolved, mut given_up) = (0, 0);
+        for overlap in [30.0, 70.0, 150.0] {
+            for first in (0..40).map(|i| 10.0 + 37.0 * i as f64) {
+                let apart = MIN_STRIP_OVERLAPS * overlap;
+                for cuts in [vec![first], vec![first, first + apart + 11.0]] {
+                    if cuts.iter().any(|&c| c >= frame.1[0] - apart) {
+                        continue;
+                    }
+                    let strips = Strips { cuts: cuts.clone(), overlap };
+                    let Some(found) = faces_by_strips(&surfaces, frame, frame, &strips) else {
+                        given_up += 1;
+                        continue;
+                    };
+                    resolved += 1;
+                    let found = sorted(found.inner);
+                    assert_eq!(found.len(), one.len(), "cuts {cuts:?}, overlap {overlap}");
+                    for (a, b) in one.iter().zip(&found) {
+                        let same = a.polygon == b.polygon && a.area == b.area && a.corner == b.corner;
+                        assert!(same, "cuts {cuts:?}, overlap {overlap}: face at {:?}", a.corner);
+                    }
+                    // And as `strip_faces` hands them over.
+                    assert_eq!(strip_faces(&surfaces, frame, frame, strips).inner.len(), one.len());
+                }
+            }
+        }
+        assert!(resolved >= 150 && given_up == 0, "{resolved} resolved, {given_up} given up");
     }
 
     fn block(exterior: Vec<Point>) -> Polygon {
