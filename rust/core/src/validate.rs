@@ -587,8 +587,8 @@ pub fn point_in_ring(p: Point, ring: &[Point]) -> bool {
     winding != 0
 }
 
-/// `p` is strictly inside `poly`: inside its exterior and in none of its holes (points on any
-/// ring are not). Exact. O(n).
+/// `p` is inside `poly`: strictly inside its exterior and not strictly inside any of its holes
+/// (a point on the exterior is not inside; one on a hole's outline is). Exact. O(n).
 pub fn point_in_polygon(p: Point, poly: &Polygon) -> bool {
     point_in_ring(p, &poly.exterior) && !poly.holes.iter().any(|h| point_in_ring(p, h))
 }
