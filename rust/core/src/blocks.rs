@@ -595,9 +595,6 @@ fn faces_on_grid_of<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox
     let rect: Vec<Contour> = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
     let (rule, fill) = (OverlayRule::Difference, FillRule::NonZero);
     let shapes = crate::overlay::overlay_on_grid(&rect, &clip, rule, fill, BLOCK_GRID, Some(extent));
-    // A vertex within two grid steps of the frame's sides lies on them.
-    let near = 2.0 * BLOCK_GRID;
-    let on_frame = |p: &Point| p.x <= x0 + near || p.x >= x1 - near || p.y <= y0 + near || p.y >= y1 - near;
     let mut out = Faces { inner: Vec::new(), outer: Vec::new() };
     for shape in shapes {
         let mut rings = shape.iter().map(|c| to_ring(c));
@@ -614,7 +611,7 @@ fn faces_on_grid_of<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox
             let (ka, kb) = (lowest(a), lowest(b));
             ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
         });
-        if exterior.iter().any(on_frame) {
+        if reaches_side(&exterior, frame) {
             out.outer.push(Polygon { exterior, holes });
             continue;
         }
@@ -624,6 +621,14 @@ fn faces_on_grid_of<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox
         out.inner.push(Face { polygon: Polygon { exterior, holes }, area, corner });
     }
     out
+}
+
+/// Whether a ring reaches a side of `frame`: a vertex within two grid steps of a side lies on
+/// it.
+fn reaches_side(ring: &[Point], frame: Bbox) -> bool {
+    let ([x0, y0], [x1, y1]) = frame;
+    let near = 2.0 * BLOCK_GRID;
+    ring.iter().any(|p| p.x <= x0 + near || p.x >= x1 - near || p.y <= y0 + near || p.y >= y1 - near)
 }
 
 /// The diagnostic for a face too small to be a block.
@@ -1103,9 +1108,6 @@ fn faces_by_strips(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: &St
             faces_on_grid_of(surfaces.iter().filter(meets).copied(), f, extent)
         })
         .collect();
-    // A vertex within two grid steps of a side lies on it ([`faces_on_grid_of`]).
-    let near = 2.0 * BLOCK_GRID;
-    let on_own_side = |p: &Point| p.x <= x0 + near || p.x >= x1 - near || p.y <= y0 + near || p.y >= y1 - near;
     let mut taken: Vec<Vec<bool>> = found
         .iter()
         .enumerate()
@@ -1128,6 +1130,7 @@ fn faces_by_strips(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: &St
     let count = found.iter().map(|f| f.outer.len()).sum();
     let mut uf = crate::graph::UnionFind::new(count);
     let mut whole: Vec<Option<(usize, usize)>> = vec![None; count];
+    let mut inside: Vec<Option<Point>> = vec![None; count];
     for i in 0..k {
         for (m, piece) in found[i].outer.iter().enumerate() {
             // Stretches of the cut after the strip (pieces of the strip before take those of
@@ -1141,6 +1144,7 @@ fn faces_by_strips(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: &St
             if points.is_empty() && lo[0] < cut && cut < hi[0] {
                 return None;
             }
+            inside[first[i] + m] = points.first().copied();
             for q in points {
                 let next = &found[i + 1];
                 if let Some(j) = next.inner.iter().position(|f| polygon_holds(&f.polygon, q)) {
@@ -1157,12 +1161,10 @@ fn faces_by_strips(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: &St
     for i in 0..k {
         for (m, piece) in found[i].outer.iter().enumerate() {
             let g = groups.entry(uf.find(first[i] + m)).or_default();
-            g.outer |= piece.exterior.iter().any(on_own_side);
+            g.outer |= reaches_side(&piece.exterior, frame);
             g.whole = g.whole.or(whole[first[i] + m]);
             g.bx = union_box(g.bx, exterior_box(piece));
-            if g.inside.is_none() && i + 1 < k {
-                g.inside = points_on_cut(piece, bounds[i + 1]).into_iter().next();
-            }
+            g.inside = g.inside.or(inside[first[i] + m]);
         }
     }
     let mut wide: Vec<(Point, Bbox)> = Vec::new();
@@ -1192,7 +1194,7 @@ fn faces_by_strips(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: &St
     let mut out = Faces { inner: Vec::new(), outer: Vec::new() };
     for (f, t) in found.into_iter().zip(taken) {
         out.inner.extend(f.inner.into_iter().zip(t).filter(|(_, t)| *t).map(|(face, _)| face));
-        out.outer.extend(f.outer.into_iter().filter(|o| o.exterior.iter().any(on_own_side)));
+        out.outer.extend(f.outer.into_iter().filter(|o| reaches_side(&o.exterior, frame)));
     }
     // A face found around its pieces is none of those taken above, nor found twice, unless
     // two groups hold pieces of it: kept once.
@@ -1240,8 +1242,12 @@ const WIDE_FACE_SHARE: f64 = 0.5;
 /// A box that holds nothing.
 const EMPTY_BOX: Bbox = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
 
+/// The first margin of [`face_around`]'s frame around a face's pieces, in overlaps: the pieces'
+/// box mostly holds the whole face already.
+const FIRST_MARGIN_OVERLAPS: f64 = 1.0 / 16.0;
+
 /// The face of `surfaces` in `frame` (on the grid of `extent`) that holds `q`, found in a
-/// frame around `start` grown by a sixteenth of `overlap`, the margin doubled while the face
+/// frame around `start` grown by [`FIRST_MARGIN_OVERLAPS`] of `overlap`, the margin doubled while the face
 /// reaches that frame: `Some(None)` when it is the outer face (it reaches a side of `frame`),
 /// `None` when no face holds `q` or the frame would grow past `limit` square metres.
 fn face_around(
@@ -1254,9 +1260,7 @@ fn face_around(
     limit: f64,
 ) -> Option<Option<Face>> {
     let ([x0, y0], [x1, y1]) = frame;
-    let near = 2.0 * BLOCK_GRID;
-    let on_own_side = |p: &Point| p.x <= x0 + near || p.x >= x1 - near || p.y <= y0 + near || p.y >= y1 - near;
-    let mut d = overlap / 16.0;
+    let mut d = overlap * FIRST_MARGIN_OVERLAPS;
     loop {
         let (lo, hi) = start;
         let f = ([(lo[0] - d).max(x0), (lo[1] - d).max(y0)], [(hi[0] + d).min(x1), (hi[1] + d).min(y1)]);
@@ -1272,7 +1276,7 @@ fn face_around(
             return Some(Some(face));
         }
         let piece = found.outer.iter().find(|o| polygon_holds(o, q))?;
-        if piece.exterior.iter().any(on_own_side) {
+        if reaches_side(&piece.exterior, frame) {
             return Some(None);
         }
         d *= 2.0;
@@ -1496,12 +1500,12 @@ mod tests {
     }
 
     /// Whether two lists of faces are the same faces, bit for bit, in any order.
-    fn same_faces(a: Vec<Face>, b: Vec<Face>) -> bool {
-        let key = |f: &Face| (f.corner.x, f.corner.y);
-        let sorted = |mut faces: Vec<Face>| {
-            faces.sort_by(|p, q| key(p).partial_cmp(&key(q)).unwrap());
+    fn same_faces(a: &[Face], b: &[Face]) -> bool {
+        fn sorted(faces: &[Face]) -> Vec<&Face> {
+            let mut faces: Vec<&Face> = faces.iter().collect();
+            faces.sort_by(|p, q| (p.corner.x, p.corner.y).partial_cmp(&(q.corner.x, q.corner.y)).unwrap());
             faces
-        };
+        }
         let (a, b) = (sorted(a), sorted(b));
         a.len() == b.len()
             && a.iter().zip(&b).all(|(p, q)| p.polygon == q.polygon && p.area == q.area && p.corner == q.corner)
@@ -1542,17 +1546,15 @@ mod tests {
                         continue;
                     }
                     let strips = Strips { cuts: cuts.clone(), overlap };
-                    let one = faces(surfaces.iter().copied(), frame).inner;
                     match faces_by_strips(&surfaces, frame, frame, &strips) {
                         Some(found) => {
                             resolved += 1;
-                            assert!(same_faces(found.inner, one), "cuts {cuts:?}, overlap {overlap}");
+                            assert!(same_faces(&found.inner, &one), "cuts {cuts:?}, overlap {overlap}");
                         }
                         None => given_up += 1,
                     }
                     // And as `strip_faces` hands them over.
-                    let one = faces(surfaces.iter().copied(), frame).inner;
-                    assert!(same_faces(strip_faces(&surfaces, frame, frame, strips).inner, one));
+                    assert!(same_faces(&strip_faces(&surfaces, frame, frame, strips).inner, &one));
                 }
             }
         }
@@ -1586,7 +1588,7 @@ mod tests {
             assert_eq!(one.len(), 1);
             let strips = Strips { cuts: vec![1000.0], overlap: 150.0 };
             let found = faces_by_strips(&surfaces, frame, frame, &strips).expect("the strips hold");
-            assert!(same_faces(found.inner, one));
+            assert!(same_faces(&found.inner, &one));
         }
     }
 
