@@ -673,7 +673,9 @@ fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
 /// move ([`unbury_mouths`]) by their surface and each arm's line, width, setback and whether a
 /// junction waits at its far end; the surfaces of groups of several bases ([`group_polygons`])
 /// by their bases' surfaces and the lines, widths and setbacks of the edges between them; the
-/// surfaces of road pieces ([`piece_surface`]) by their edge's line, ends, width and caps. Keys
+/// surfaces of road pieces ([`piece_surface`]) by their edge's line, ends, width and caps; the
+/// outlines of junctions with their mouths stitched ([`stitch_mouths`]) by the outline before,
+/// the mouth corners and the widths of their pieces, where no piece had to be yielded. Keys
 /// hold every input bit for bit, so a hit gives exactly what the computation gives; the
 /// settings are the session's.
 ///
@@ -689,6 +691,8 @@ pub(crate) struct Memo {
     groups: RwLock<Kept<Polygon>>,
     /// Surfaces of road pieces (see [`piece_surface`]).
     pieces: RwLock<Kept<Polygon>>,
+    /// Junction outlines with their mouths stitched (see [`stitch_mouths`]).
+    stitched: RwLock<Kept<Polygon>>,
     /// The build that is running.
     build: AtomicU64,
 }
@@ -736,6 +740,7 @@ impl Memo {
         prune(&self.bases, limit, last);
         prune(&self.groups, limit, last);
         prune(&self.pieces, limit, last);
+        prune(&self.stitched, limit, last);
         self.build.store(last + 1, Ordering::Relaxed);
     }
 }
@@ -755,6 +760,10 @@ fn groups_of(m: &Memo) -> &RwLock<Kept<Polygon>> {
 
 fn pieces_of(m: &Memo) -> &RwLock<Kept<Polygon>> {
     &m.pieces
+}
+
+fn stitched_of(m: &Memo) -> &RwLock<Kept<Polygon>> {
+    &m.stitched
 }
 
 /// Every input of a road piece's surface in [`piece_surface`], as bits: the ends along the
@@ -1644,7 +1653,7 @@ fn assemble(
     let mut net = Network { junctions, pieces, blocks: Vec::new(), diagnostics: Vec::new() };
     // A mouth's corners are computed along the road and along the junction's arm, which may
     // differ by up to the flattening tolerance where a mouth falls on a centerline vertex.
-    stitch_mouths(&mut net, tolerance, &capped);
+    stitch_mouths(&mut net, tolerance, &capped, memo);
     net.junctions.sort_by(|a, b| a.id.cmp(&b.id));
     net.pieces.sort_by(|a, b| a.id.cmp(&b.id));
     (net, extents)
@@ -1721,7 +1730,7 @@ fn absorb_sliver(
 /// dropped it as collinear. `snap` is how far (metres) a corner may lie from the outline.
 /// `capped` names the pieces with a mouth (at their start, at their end) where a march of
 /// `unbury_mouths` stopped halfway along the edge.
-fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 2]>) {
+fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 2]>, memo: Option<&Memo>) {
     // Each corner with the piece it belongs to, and whether its mouth is capped.
     let found: Vec<Vec<(&str, Point, Point, bool)>> = net
         .pieces
@@ -1745,9 +1754,15 @@ fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 
     let pieces = &net.pieces;
     net.junctions.par_iter_mut().for_each(|j| {
         let Some(cs) = corners.get(j.id.as_str()) else { return };
-        snap_all(&mut j.polygon, cs.iter().map(|c| c.0), snap);
         let caps = capped_at.get(j.id.as_str()).map_or(&[][..], |c| c.as_slice());
-        yield_to_buried(&mut j.polygon, cs, caps, pieces, snap);
+        let key = memo.map(|_| stitch_key(&j.polygon, cs, caps, pieces, snap));
+        if let Some(hit) = memo.zip(key.as_ref()).and_then(|(m, k)| m.get(stitched_of, k)) {
+            j.polygon = hit;
+            return;
+        }
+        snap_all(&mut j.polygon, cs.iter().map(|c| c.0), snap);
+        // Where a piece was yielded, the outline depends on that piece's surface too: not kept.
+        let yielded = yield_to_buried(&mut j.polygon, cs, caps, pieces, snap);
         // A hole with a vertex next to (not on) a mouth corner that another ring has as a
         // vertex (a sliver between two arms, left by the union) puts two vertices closer than
         // any mesh can keep apart: the sliver is junction surface.
@@ -1776,7 +1791,27 @@ fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 
         // A fallback outline's corner patches are grown by a hair: a vertex of the grown patch
         // can lie that far from a corner, so twins lie within twice that.
         drop_twins(&mut j.polygon, cs, 2.0 * COINCIDENT_SHARE * snap, snap);
+        if let (Some(m), Some(k), false) = (memo, key, yielded) {
+            m.keep(stitched_of, k, j.polygon.clone());
+        }
     });
+}
+
+/// Every input of [`stitch_mouths`] for one junction, as bits, but for the surfaces of its
+/// pieces (which only a yielded piece reads): its outline, each mouth corner with the width of
+/// its piece and whether its march was capped, and the snap distance.
+fn stitch_key(polygon: &Polygon, cs: &[(Point, usize)], caps: &[bool], pieces: &[RoadPiece], snap: f64) -> Vec<u64> {
+    let mut k = vec![snap.to_bits()];
+    for r in std::iter::once(&polygon.exterior).chain(&polygon.holes) {
+        k.push(r.len() as u64);
+        k.extend(r.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits()]));
+    }
+    k.push(cs.len() as u64);
+    for (i, (c, pi)) in cs.iter().enumerate() {
+        let width = pieces.get(*pi).map_or(u64::MAX, |p| p.width.to_bits());
+        k.extend([c.x.to_bits(), c.y.to_bits(), width, u64::from(caps.get(i).copied().unwrap_or(false))]);
+    }
+    k
 }
 
 /// Makes each mouth corner of `cs` that has vertices within `eps` (metres) one vertex, exactly
@@ -1919,7 +1954,14 @@ const BURIED_SHARE: f64 = 0.05;
 /// valid polygon on which every mouth corner that was a vertex still is, and more are. A
 /// corner whose march stopped halfway along its edge (`capped`, one flag per corner of `cs`)
 /// is known to be buried by the surface, not by rounding: any depth beyond `snap` (metres) counts.
-fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], capped: &[bool], pieces: &[RoadPiece], snap: f64) {
+/// Returns whether some mouth was buried (and the pieces' surfaces were read).
+fn yield_to_buried(
+    polygon: &mut Polygon,
+    cs: &[(Point, usize)],
+    capped: &[bool],
+    pieces: &[RoadPiece],
+    snap: f64,
+) -> bool {
     let is_vertex = |p: &Polygon, c: Point| std::iter::once(&p.exterior).chain(p.holes.iter()).any(|r| r.contains(&c));
     let deep = |p: &Polygon, c: Point, depth: f64| {
         crate::validate::point_in_polygon(c, p)
@@ -1940,7 +1982,7 @@ fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], capped: &[bool]
         .map(|((_, pi), _)| *pi)
         .collect();
     if buried.is_empty() {
-        return;
+        return false;
     }
     // One piece at a time: roads that overlap one another can bury each other's mouths, and
     // taking one out must not uncover another's.
@@ -1973,6 +2015,7 @@ fn yield_to_buried(polygon: &mut Polygon, cs: &[(Point, usize)], capped: &[bool]
             *polygon = cut;
         }
     }
+    true
 }
 
 /// Makes `c` a vertex of `polygon`: the nearest vertex within `snap` becomes `c`; else `c` goes
