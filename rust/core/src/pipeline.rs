@@ -495,7 +495,7 @@ fn settle_junctions(
         let shapes: Vec<&Polygon> = polys.values().collect();
         let changed: Vec<bool> = keys.iter().map(|k| fresh.contains(k)).collect();
         let mut joined = false;
-        for (a, b) in overlapping(&shapes, &changed) {
+        for (a, b) in overlapping(&shapes, &changed, memo) {
             joined |= guf.union(keys[a], keys[b]);
             overlap_diagnostic(shapes[a], shapes[b], diags);
         }
@@ -518,7 +518,7 @@ fn settle_junctions(
             let joined = |k: &usize| only.as_ref().is_some_and(|o| o.contains(k));
             let grown: Vec<bool> =
                 keys.iter().zip(&shapes).map(|(k, p)| joined(k) || before.get(k).is_some_and(|b| b != *p)).collect();
-            let pairs = overlapping(&shapes, &grown);
+            let pairs = overlapping(&shapes, &grown, memo);
             // A mouth still buried halfway along its arm: the junctions at the two ends (or the
             // one junction at both) need more of the road than it has between them, and are one
             // junction, the road between them inside it.
@@ -675,7 +675,8 @@ fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
 /// by their bases' surfaces and the lines, widths and setbacks of the edges between them; the
 /// surfaces of road pieces ([`piece_surface`]) by their edge's line, ends, width and caps; the
 /// outlines of junctions with their mouths stitched ([`stitch_mouths`]) by the outline before,
-/// the mouth corners and the widths of their pieces, where no piece had to be yielded. Keys
+/// the mouth corners and the widths of their pieces, where no piece had to be yielded; whether
+/// two junction surfaces overlap ([`overlapping`]) by both outlines. Keys
 /// hold every input bit for bit, so a hit gives exactly what the computation gives; the
 /// settings are the session's.
 ///
@@ -693,6 +694,8 @@ pub(crate) struct Memo {
     pieces: RwLock<Kept<Polygon>>,
     /// Junction outlines with their mouths stitched (see [`stitch_mouths`]).
     stitched: RwLock<Kept<Polygon>>,
+    /// Whether the interiors of two surfaces meet (see [`overlapping`]).
+    overlaps: RwLock<Kept<bool>>,
     /// The build that is running.
     build: AtomicU64,
 }
@@ -741,6 +744,7 @@ impl Memo {
         prune(&self.groups, limit, last);
         prune(&self.pieces, limit, last);
         prune(&self.stitched, limit, last);
+        prune(&self.overlaps, limit, last);
         self.build.store(last + 1, Ordering::Relaxed);
     }
 }
@@ -764,6 +768,10 @@ fn pieces_of(m: &Memo) -> &RwLock<Kept<Polygon>> {
 
 fn stitched_of(m: &Memo) -> &RwLock<Kept<Polygon>> {
     &m.stitched
+}
+
+fn overlaps_of(m: &Memo) -> &RwLock<Kept<bool>> {
+    &m.overlaps
 }
 
 /// Every input of a road piece's surface in [`piece_surface`], as bits: the ends along the
@@ -1322,7 +1330,7 @@ fn bbox(r: &[Point]) -> Option<AABB<[f64; 2]>> {
 
 /// Pairs (by index) of polygons whose interiors overlap, among the pairs where at least one
 /// polygon is `changed`.
-fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
+fn overlapping(polys: &[&Polygon], changed: &[bool], memo: Option<&Memo>) -> Vec<(usize, usize)> {
     // Nothing changed (a missing flag counts as changed): no pair to test.
     if changed.len() >= polys.len() && !changed.iter().any(|&c| c) {
         return Vec::new();
@@ -1359,7 +1367,19 @@ fn overlapping(polys: &[&Polygon], changed: &[bool]) -> Vec<(usize, usize)> {
                 if apart_in_common_box(p, b, polys[j], bq) {
                     return;
                 }
-                if own.get_or_insert_with(|| shape(p)).interiors_intersect(&shape(polys[j])) {
+                let mut test = || own.get_or_insert_with(|| shape(p)).interiors_intersect(&shape(polys[j]));
+                let meet = match memo {
+                    Some(m) => {
+                        let key = pair_key(p, polys[j]);
+                        m.get(overlaps_of, &key).unwrap_or_else(|| {
+                            let meet = test();
+                            m.keep(overlaps_of, key, meet);
+                            meet
+                        })
+                    }
+                    None => test(),
+                };
+                if meet {
                     out.push((i.min(j), i.max(j)));
                 }
             };
@@ -1384,6 +1404,19 @@ const FEW_CHANGED: usize = 64;
 /// beyond what the polygon library's rounding moves a point: [`APART_MARGIN`], or
 /// [`APART_SHARE`] of the pair's extent when that is more), one of them has no edge and no
 /// area. `bp` and `bq` are the boxes around their exteriors.
+/// Both outlines of a pair that [`overlapping`] tests, as bits.
+fn pair_key(p: &Polygon, q: &Polygon) -> Vec<u64> {
+    let mut k = Vec::new();
+    for poly in [p, q] {
+        k.push(poly.holes.len() as u64);
+        for r in std::iter::once(&poly.exterior).chain(&poly.holes) {
+            k.push(r.len() as u64);
+            k.extend(r.iter().flat_map(|v| [v.x.to_bits(), v.y.to_bits()]));
+        }
+    }
+    k
+}
+
 fn apart_in_common_box(p: &Polygon, bp: AABB<[f64; 2]>, q: &Polygon, bq: AABB<[f64; 2]>) -> bool {
     let both = bp.merged(&bq);
     let extent = (both.upper()[0] - both.lower()[0]).max(both.upper()[1] - both.lower()[1]);
