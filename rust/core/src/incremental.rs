@@ -712,19 +712,12 @@ impl Session {
                 ext.junctions,
                 no_junction
             );
-            // The junctions at the ends of the window's pieces (either version) that meet the
-            // region, in the window's build or in the network (both lists sorted by id).
-            let meets_at = |list: &[Junction], boxes: &[Bbox], z: &Regions, id: &str| {
-                list.binary_search_by(|j| j.id.as_str().cmp(id)).is_ok_and(|i| z.meets(boxes[i]))
-            };
-            let (old_junctions, old_boxes) = (&self.net.junctions, &self.junction_box);
-            let old_pieces = &self.net.pieces;
-            let junctions_at_z: BTreeSet<&str> = (lnet.pieces.iter())
-                .flat_map(|p| {
-                    let old = old_pieces.binary_search_by(|o| o.id.as_str().cmp(&p.id)).ok().map(|i| &old_pieces[i]);
-                    p.ends().into_iter().chain(old.map(|o| o.ends()).into_iter().flatten()).flatten()
-                })
-                .filter(|j| meets_at(&lnet.junctions, ljb, &z, j) || meets_at(old_junctions, old_boxes, &z, j))
+            // The junctions that meet the region, in the window's build or in the network: a
+            // window's piece (either version) whose end is one of them is at the region.
+            let junctions_at_z: BTreeSet<&str> = (lnet.junctions.iter().zip(ljb.iter()))
+                .chain(self.net.junctions.iter().zip(&self.junction_box))
+                .filter(|(_, b)| z.meets(**b))
+                .map(|(j, _)| j.id.as_str())
                 .collect();
             let at_junction_at_z = |p: &RoadPiece| p.ends().iter().flatten().any(|j| junctions_at_z.contains(j));
             settle!(
