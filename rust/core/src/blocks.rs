@@ -599,28 +599,32 @@ fn faces_on_grid_of<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox
     for shape in shapes {
         let mut rings = shape.iter().map(|c| to_ring(c));
         let Some(exterior) = rings.next() else { continue };
-        // A hole thinner than the block grid on average (twice its area over its perimeter) is
-        // no part of the network inside the face but a crack the grid left between two
-        // surfaces that nearly touch: filled (its triangles would be too thin for a mesh to
-        // keep, and the block's platform would not close).
-        let mut holes: Vec<Vec<Point>> =
-            rings.filter(|h| 2.0 * ring_area(h).abs() >= BLOCK_GRID * ring_length(h)).collect();
-        // Holes in a canonical order (by their lowest-left vertex), whatever order the
-        // overlay gave them in.
-        holes.sort_by(|a, b| {
-            let (ka, kb) = (lowest(a), lowest(b));
-            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
-        });
-        if reaches_side(&exterior, frame) {
-            out.outer.push(Polygon { exterior, holes });
+        let face = face_of(exterior, rings.collect());
+        if reaches_side(&face.polygon.exterior, frame) {
+            out.outer.push(face.polygon);
             continue;
         }
-        let area = ring_area(&exterior) + holes.iter().map(|h| ring_area(h)).sum::<f64>();
-        let corner =
-            exterior.iter().copied().min_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))).unwrap_or_default();
-        out.inner.push(Face { polygon: Polygon { exterior, holes }, area, corner });
+        out.inner.push(face);
     }
     out
+}
+
+/// A face of the overlay from its outline and holes: a hole thinner than the block grid on
+/// average (twice its area over its perimeter) is no part of the network inside the face but
+/// a crack the grid left between two surfaces that nearly touch, filled (its triangles would
+/// be too thin for a mesh to keep, and the block's platform would not close); the others in a
+/// canonical order (by their lowest-left vertex), whatever order the overlay gave them in.
+pub(crate) fn face_of(exterior: Vec<Point>, holes: Vec<Vec<Point>>) -> Face {
+    let mut holes: Vec<Vec<Point>> =
+        holes.into_iter().filter(|h| 2.0 * ring_area(h).abs() >= BLOCK_GRID * ring_length(h)).collect();
+    holes.sort_by(|a, b| {
+        let (ka, kb) = (lowest(a), lowest(b));
+        ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+    });
+    let area = ring_area(&exterior) + holes.iter().map(|h| ring_area(h)).sum::<f64>();
+    let corner =
+        exterior.iter().copied().min_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))).unwrap_or_default();
+    Face { polygon: Polygon { exterior, holes }, area, corner }
 }
 
 /// Whether a ring reaches a side of `frame`: a vertex within two grid steps of a side lies on

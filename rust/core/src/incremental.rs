@@ -52,7 +52,7 @@ use crate::blocks::{
 };
 use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
-use crate::overlay::shape;
+use crate::overlay::{shape, Contour};
 use crate::pipeline::{
     diagnostic_order, first_of_each_id, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics,
     union_box, Extents, Memo, Prepared, DUPLICATE_ID,
@@ -139,6 +139,9 @@ pub struct Session {
     /// For each block, its corner and the distance from it to the piece that names it: a road
     /// piece that comes nearer may change its name.
     block_naming: Vec<(Point, f64)>,
+    /// For each block, its outline as the overlay gave it (before cleaning), where it is known:
+    /// an update joins it, outside the region that changed, to the new outline inside.
+    block_raw: Vec<Option<Polygon>>,
     extents: Extents,
     /// Diagnostics of the junction and road piece stage.
     stage_diags: Vec<Diagnostic>,
@@ -226,6 +229,7 @@ impl Session {
             piece_box: Vec::new(),
             block_box: Vec::new(),
             block_naming: Vec::new(),
+            block_raw: Vec::new(),
             extents: Extents::default(),
             stage_diags: Vec::new(),
             dropped: Vec::new(),
@@ -527,6 +531,7 @@ impl Session {
         self.net.blocks.clear();
         self.block_box.clear();
         self.block_naming.clear();
+        self.block_raw.clear();
         self.dropped.clear();
         let surface_meshes =
             || want_meshes.then(|| crate::mesh::surface_meshes(&self.net, &self.settings, &crate::mesh::every_feature));
@@ -534,7 +539,8 @@ impl Session {
             Some(frame) => {
                 let all = Regions::of(frame);
                 // The road pieces' and junctions' meshes do not depend on the blocks.
-                let (found, surfaces) = rayon::join(|| self.find_blocks(frame, &all, &all, None, None), surface_meshes);
+                let (found, surfaces) =
+                    rayon::join(|| self.find_blocks(frame, &all, &all, None, None, None), surface_meshes);
                 // No block stays, so none can clash; and the whole frame refuses nothing.
                 if let Ok(found) = found {
                     self.take_blocks(found, &all, &mut Changes::default());
@@ -836,6 +842,7 @@ impl Session {
             diff_features(FeatureKind::Block, &old, &[], |b| &b.id, changes);
             self.block_box.clear();
             self.block_naming.clear();
+            self.block_raw.clear();
             self.diags_out.extend(self.dropped.drain(..).map(|d| d.0));
             return;
         };
@@ -909,6 +916,9 @@ impl Session {
                 boxes.push(*b);
             }
         }
+        if let Some(done) = self.spliced_blocks(changed, redo, whole, margin, changes) {
+            return done;
+        }
         // Frames to try: around the changed surfaces and the blocks they touch; twice as large;
         // stretched to the nearest side of the network, then to the next (a face that reaches
         // past the network's side is the outer face).
@@ -947,6 +957,67 @@ impl Session {
         Err(Refused::Frame)
     }
 
+    /// The blocks found again by [`spliced_faces`] in the region around the changed surfaces
+    /// (their boxes grown by `margin`), the old blocks' outlines outside it: `None` where it
+    /// cannot tell (then the frames decide), the outcome of putting them in place otherwise.
+    fn spliced_blocks(
+        &mut self,
+        changed: &Regions,
+        redo: &Regions,
+        whole: Bbox,
+        margin: f64,
+        changes: &mut Changes,
+    ) -> Option<Result<(), Refused>> {
+        let boxes: Vec<Bbox> = changed.boxes.iter().map(|b| odd_grid_box(grow(*b, margin))).collect();
+        let region = boxes.iter().fold(EMPTY, |u, b| union_box(u, *b));
+        let anchored = |f: Bbox| crate::overlay::anchored(f, crate::blocks::BLOCK_GRID);
+        if boxes.is_empty() || !anchored(region) || !anchored(whole) {
+            return None;
+        }
+        let meets_region = |b: Bbox| meets(region, b) && boxes.iter().any(|x| meets(*x, b));
+        // A face too small to be a block keeps no outline: it must lie inside the region.
+        for (_, b) in &self.dropped {
+            let inside = |x: &Bbox| x.0[0] < b.0[0] && b.1[0] < x.1[0] && x.0[1] < b.0[1] && b.1[1] < x.1[1];
+            if (meets_region(*b) || redo.meets(*b)) && !boxes.iter().any(inside) {
+                return None;
+            }
+        }
+        let mut old: Vec<&Polygon> = Vec::new();
+        let mut kept: Vec<Face> = Vec::new();
+        for (raw, b) in self.block_raw.iter().zip(&self.block_box) {
+            // The cleaned outline's box lies in the raw one's: test the raw outline.
+            let Some(raw) = raw else {
+                if meets_region(*b) || redo.meets(*b) {
+                    return None;
+                }
+                continue;
+            };
+            let rb = polygon_box(raw);
+            if meets_region(rb) {
+                old.push(raw);
+            } else if redo.meets(*b) {
+                // Found again unchanged (to be named again).
+                kept.push(crate::blocks::face_of(raw.exterior.clone(), raw.holes.clone()));
+            }
+        }
+        let surfaces: Vec<&Polygon> = (self.net.pieces.iter().map(|p| &p.polygon).zip(&self.piece_box))
+            .chain(self.net.junctions.iter().map(|j| &j.polygon).zip(&self.junction_box))
+            .filter(|(_, b)| meets_region(**b))
+            .map(|(p, _)| p)
+            .collect();
+        let mut found = spliced_faces(&surfaces, &boxes, whole, &old, &|m| self.open_from(m, whole))?;
+        found.extend(kept);
+        let frame = found.iter().fold(region, |u, f| union_box(u, polygon_box(&f.polygon)));
+        match self.find_blocks(grow(frame, margin), changed, redo, Some(whole), None, Some(found)) {
+            Ok(found) => {
+                self.take_blocks(found, redo, changes);
+                Some(Ok(()))
+            }
+            Err(Refused::Clash(b)) => Some(Err(Refused::Clash(b))),
+            Err(Refused::Frame) => None,
+        }
+    }
+
     /// Whether a face that reaches `frame` runs on to infinity: from the middle of some stretch
     /// of its outline along a side of the frame (a point of the face, on no road surface), a
     /// straight ray out past the network (`net_frame`) crosses no road surface of the updated
@@ -954,7 +1025,6 @@ impl Session {
     fn escapes(&self, face: &Polygon, frame: Bbox, net_frame: Bbox) -> bool {
         let ([x0, y0], [x1, y1]) = frame;
         let near = 2.0 * crate::blocks::BLOCK_GRID;
-        let span = (net_frame.1[0] - net_frame.0[0]) + (net_frame.1[1] - net_frame.0[1]);
         let ring = &face.exterior;
         let on_side = |a: Point, b: Point| {
             (a.x <= x0 + near && b.x <= x0 + near)
@@ -962,11 +1032,19 @@ impl Session {
                 || (a.y <= y0 + near && b.y <= y0 + near)
                 || (a.y >= y1 - near && b.y >= y1 - near)
         };
-        let starts = (0..ring.len())
+        let mut starts = (0..ring.len())
             .map(|i| (ring[i], ring[(i + 1) % ring.len()]))
             .filter(|&(a, b)| on_side(a, b))
             .map(|(a, b)| a.lerp(b, 0.5))
             .take(ESCAPE_POINTS);
+        starts.any(|m| self.open_from(m, net_frame))
+    }
+
+    /// Whether a straight ray from `m` (a point on no road surface) in one of
+    /// [`ESCAPE_DIRECTIONS`] directions leaves the network's frame `net_frame` without crossing
+    /// a road surface: then `m` lies in the outer face.
+    fn open_from(&self, m: Point, net_frame: Bbox) -> bool {
+        let span = (net_frame.1[0] - net_frame.0[0]) + (net_frame.1[1] - net_frame.0[1]);
         let clear = |m: Point, far: Point| {
             let ray = ([m.x.min(far.x), m.y.min(far.y)], [m.x.max(far.x), m.y.max(far.y)]);
             let blocked = |p: &Polygon, b: &Bbox| {
@@ -981,17 +1059,11 @@ impl Session {
             !(self.net.pieces.iter().zip(&self.piece_box).any(|(p, b)| blocked(&p.polygon, b))
                 || self.net.junctions.iter().zip(&self.junction_box).any(|(j, b)| blocked(&j.polygon, b)))
         };
-        for m in starts {
-            for k in 0..ESCAPE_DIRECTIONS {
-                let angle = std::f64::consts::TAU * k as f64 / ESCAPE_DIRECTIONS as f64;
-                // Long enough to leave the network's frame from anywhere inside it.
-                let far = Point::new(m.x + span * angle.cos(), m.y + span * angle.sin());
-                if clear(m, far) {
-                    return true;
-                }
-            }
-        }
-        false
+        (0..ESCAPE_DIRECTIONS).any(|k| {
+            let angle = std::f64::consts::TAU * k as f64 / ESCAPE_DIRECTIONS as f64;
+            // Long enough to leave the network's frame from anywhere inside it.
+            clear(m, Point::new(m.x + span * angle.cos(), m.y + span * angle.sin()))
+        })
     }
 
     /// How far the pieces that give a block its bands may lie from it (`blocks::band_reach`),
@@ -1033,7 +1105,7 @@ impl Session {
         near: Option<&[Bbox]>,
         changes: &mut Changes,
     ) -> Result<(), Refused> {
-        match self.find_blocks(frame, changed, redo, network, near) {
+        match self.find_blocks(frame, changed, redo, network, near, None) {
             Ok(found) => {
                 self.take_blocks(found, redo, changes);
                 Ok(())
@@ -1059,6 +1131,7 @@ impl Session {
         redo: &Regions,
         network: Option<Bbox>,
         near: Option<&[Bbox]>,
+        given: Option<Vec<Face>>,
     ) -> Result<FoundBlocks, Refused> {
         let whole = network.is_none();
         let pick = |boxes: &[Bbox]| -> Vec<usize> {
@@ -1075,11 +1148,12 @@ impl Session {
         let surfaces =
             pw.iter().map(|&i| &self.net.pieces[i].polygon).chain(jw.iter().map(|&i| &self.net.junctions[i].polygon));
         // The whole network's faces are found as the pipeline finds them, part by part.
-        let found = match (whole, near) {
-            (true, None) => {
+        let found = match (given, whole, near) {
+            (Some(inner), _, _) => Faces { inner, outer: Vec::new() },
+            (None, true, None) => {
                 whole_faces(&self.net, &self.settings).unwrap_or(Faces { inner: Vec::new(), outer: Vec::new() })
             }
-            _ => faces(surfaces, frame),
+            (None, _, _) => faces(surfaces, frame),
         };
         if let Some(net_frame) = network {
             // A face that reaches the frame where surfaces changed may be larger than the frame,
@@ -1167,6 +1241,13 @@ impl Session {
         let pieces: Vec<&RoadPiece> =
             self.net.pieces.iter().zip(&self.piece_box).filter(|(_, b)| meets(**b, named_by)).map(|(p, _)| p).collect();
         let corners: Vec<Point> = kept.iter().map(|f| f.corner).collect();
+        // The raw outline of each face by its corner (none where two faces share a corner).
+        let mut raw_at: BTreeMap<(u64, u64), Option<Polygon>> = BTreeMap::new();
+        for f in &kept {
+            let key = (f.corner.x.to_bits(), f.corner.y.to_bits());
+            let fresh = !raw_at.contains_key(&key);
+            raw_at.insert(key, fresh.then(|| f.polygon.clone()));
+        }
         let (named, corners): (Vec<_>, Vec<Point>) = name_faces(kept, &pieces, &self.settings)
             .into_iter()
             .zip(corners)
@@ -1224,7 +1305,13 @@ impl Session {
                 .filter(|o| o.polygon == b.polygon && o.profile == b.profile && o.bands == b.bands)
                 .map(|o| o.lots.clone())
         };
-        let fresh = finish_blocks(named, &self.settings, &known);
+        let fresh = finish_blocks(named, &self.settings, &known)
+            .into_iter()
+            .map(|(b, n)| {
+                let raw = raw_at.get(&(n.0.x.to_bits(), n.0.y.to_bits())).cloned().flatten();
+                (b, n, raw)
+            })
+            .collect();
         Ok(FoundBlocks { fresh, small, gone })
     }
 
@@ -1235,21 +1322,22 @@ impl Session {
         {
             let old_refs: Vec<&Block> =
                 self.net.blocks.iter().zip(&gone).filter(|(_, g)| **g).map(|(b, _)| b).collect();
-            let fresh_refs: Vec<&Block> = fresh.iter().map(|(b, _)| b).collect();
+            let fresh_refs: Vec<&Block> = fresh.iter().map(|(b, _, _)| b).collect();
             diff_features(FeatureKind::Block, &old_refs, &fresh_refs, |b| &b.id, changes);
         }
         // In place, as `replace` does: a block found again with its id keeps its slot; the
         // blocks that go leave, and the new ones are put where the order of ids has them.
-        let mut by_id: BTreeMap<String, (Block, (Point, f64))> =
-            fresh.into_iter().map(|(b, n)| (b.id.clone(), (b, n))).collect();
+        let mut by_id: BTreeMap<String, FoundBlock> =
+            fresh.into_iter().map(|(b, n, raw)| (b.id.clone(), (b, n, raw))).collect();
         let mut leave = gone;
         for (i, g) in leave.iter_mut().enumerate() {
             if !*g {
                 continue;
             }
-            if let Some((b, n)) = by_id.remove(&self.net.blocks[i].id) {
+            if let Some((b, n, raw)) = by_id.remove(&self.net.blocks[i].id) {
                 self.block_box[i] = polygon_box(&b.polygon);
                 self.block_naming[i] = n;
+                self.block_raw[i] = raw;
                 self.net.blocks[i] = b;
                 *g = false;
             }
@@ -1258,29 +1346,35 @@ impl Session {
             drop_marked(&mut self.net.blocks, &leave);
             drop_marked(&mut self.block_box, &leave);
             drop_marked(&mut self.block_naming, &leave);
+            drop_marked(&mut self.block_raw, &leave);
         }
         if by_id.len() <= FEW_INSERTS {
-            for (_, (b, n)) in by_id {
+            for (_, (b, n, raw)) in by_id {
                 let at = self.net.blocks.partition_point(|x| x.id < b.id);
                 self.block_box.insert(at, polygon_box(&b.polygon));
                 self.block_naming.insert(at, n);
+                self.block_raw.insert(at, raw);
                 self.net.blocks.insert(at, b);
             }
         } else {
-            let mut blocks: Vec<(Block, (Point, f64), Bbox)> = (std::mem::take(&mut self.net.blocks).into_iter())
+            type Kept = (Block, (Point, f64), Bbox, Option<Polygon>);
+            let mut blocks: Vec<Kept> = (std::mem::take(&mut self.net.blocks).into_iter())
                 .zip(std::mem::take(&mut self.block_naming))
                 .zip(std::mem::take(&mut self.block_box))
-                .map(|((b, n), bb)| (b, n, bb))
+                .zip(std::mem::take(&mut self.block_raw))
+                .map(|(((b, n), bb), raw)| (b, n, bb, raw))
                 .collect();
-            blocks.extend(by_id.into_values().map(|(b, n)| {
+            blocks.extend(by_id.into_values().map(|(b, n, raw)| {
                 let bb = polygon_box(&b.polygon);
-                (b, n, bb)
+                (b, n, bb, raw)
             }));
             // Both runs are in id order: a stable sort merges them.
             blocks.sort_by(|a, b| a.0.id.cmp(&b.0.id));
-            self.block_box = blocks.iter().map(|(_, _, bb)| *bb).collect();
-            self.block_naming = blocks.iter().map(|(_, n, _)| *n).collect();
-            self.net.blocks = blocks.into_iter().map(|(b, _, _)| b).collect();
+            self.block_box = blocks.iter().map(|k| k.2).collect();
+            self.block_naming = blocks.iter().map(|k| k.1).collect();
+            let (blocks, raw): (Vec<Block>, Vec<Option<Polygon>>) = blocks.into_iter().map(|k| (k.0, k.3)).unzip();
+            self.net.blocks = blocks;
+            self.block_raw = raw;
         }
         let (gone, kept): (Vec<_>, Vec<_>) =
             std::mem::take(&mut self.dropped).into_iter().partition(|d| redo.meets(d.1));
@@ -1309,10 +1403,14 @@ struct WindowBuild {
 /// the piece that names them), the faces too small to be blocks, and which old blocks go (by
 /// index).
 struct FoundBlocks {
-    fresh: Vec<(Block, (Point, f64))>,
+    fresh: Vec<FoundBlock>,
     small: Vec<Face>,
     gone: Vec<bool>,
 }
+
+/// A block found again, with its corner and distance to the piece that names it, and its raw
+/// outline (where known).
+type FoundBlock = (Block, (Point, f64), Option<Polygon>);
 
 /// Why [`Session::find_blocks`] found no blocks to put in place in a frame.
 enum Refused {
@@ -1674,6 +1772,274 @@ fn segment_meets(a: Point, b: Point, bx: Bbox) -> bool {
 
 fn contains(outer: Bbox, inner: Bbox) -> bool {
     outer.0[0] <= inner.0[0] && outer.0[1] <= inner.0[1] && inner.1[0] <= outer.1[0] && inner.1[1] <= outer.1[1]
+}
+
+/// A box grown outwards to the nearest odd multiples of the block grid: the overlay's grid
+/// lines there hold no vertex of a polygon drawn on whole or half metres, so that a surface
+/// edge seldom runs along the box's side.
+fn odd_grid_box(b: Bbox) -> Bbox {
+    let g = crate::blocks::BLOCK_GRID;
+    let down = |v: f64| (2.0 * ((v - g) / (2.0 * g)).floor() + 1.0) * g;
+    let up = |v: f64| (2.0 * ((v - g) / (2.0 * g)).ceil() + 1.0) * g;
+    ([down(b.0[0]), down(b.0[1])], [up(b.1[0]), up(b.1[1])])
+}
+
+/// How far (metres) a vertex that the overlay put on a side of the region may lie from the
+/// straight edge of the whole outline that it cuts: a few steps of the block grid.
+const SPLICE_TOLERANCE: f64 = 4.0 * crate::blocks::BLOCK_GRID;
+
+/// The faces of the complement of `surfaces` that meet the region `boxes` (on odd grid lines,
+/// see [`odd_grid_box`]), inside the region from one overlay of the region minus the
+/// surfaces, outside it from the raw outlines `old` of the faces that met it before (nothing
+/// changed outside the region). Where an outline leaves the region, the overlay's piece and
+/// the old outline are joined: the vertex the overlay put on the region's side lies on the
+/// edge from the last vertex inside to the first old one outside. `None` where that is not
+/// clear (a vertex on a side of the region, a surface edge along one, a piece of an outline
+/// that no old outline continues, such as the outer face's): then the frames decide.
+fn spliced_faces(
+    surfaces: &[&Polygon],
+    boxes: &[Bbox],
+    extent: Bbox,
+    old: &[&Polygon],
+    outer: &dyn Fn(Point) -> bool,
+) -> Option<Vec<Face>> {
+    use i_overlay::core::overlay_rule::OverlayRule;
+    let deep = |p: Point| boxes.iter().any(|b| b.0[0] < p.x && p.x < b.1[0] && b.0[1] < p.y && p.y < b.1[1]);
+    let touches = |p: Point| boxes.iter().any(|b| b.0[0] <= p.x && p.x <= b.1[0] && b.0[1] <= p.y && p.y <= b.1[1]);
+    let mut xs: Vec<f64> = boxes.iter().flat_map(|b| [b.0[0], b.1[0]]).collect();
+    let mut ys: Vec<f64> = boxes.iter().flat_map(|b| [b.0[1], b.1[1]]).collect();
+    xs.sort_by(f64::total_cmp);
+    ys.sort_by(f64::total_cmp);
+    let g = crate::blocks::BLOCK_GRID;
+    let on_line = |lines: &[f64], v: f64| {
+        let i = lines.partition_point(|&l| l < v - 2.0 * g);
+        lines.get(i).is_some_and(|&l| l <= v + 2.0 * g)
+    };
+    // A surface edge along a side of the region would pass for a piece of that side.
+    for p in surfaces {
+        for r in std::iter::once(&p.exterior).chain(&p.holes) {
+            for (k, a) in r.iter().enumerate() {
+                let b = r[(k + 1) % r.len()];
+                if ((a.x - b.x).abs() <= 2.0 * g && on_line(&xs, a.x))
+                    || ((a.y - b.y).abs() <= 2.0 * g && on_line(&ys, a.y))
+                {
+                    return None;
+                }
+            }
+        }
+    }
+    // The region as one outline first (exact: every corner lies on the grid), so that no side
+    // of a box inside it cuts a surface edge and leaves a vertex there.
+    let rects: Vec<Contour> =
+        boxes.iter().map(|&([x0, y0], [x1, y1])| vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).collect();
+    let none: Vec<Contour> = Vec::new();
+    let subject =
+        crate::overlay::overlay_on_grid(&rects, &none, OverlayRule::Subject, FillRule::NonZero, g, Some(extent));
+    let clip: Vec<Vec<Contour>> = surfaces.iter().filter(|p| p.exterior.len() >= 3).map(|p| shape(p)).collect();
+    let shapes =
+        crate::overlay::overlay_on_grid(&subject, &clip, OverlayRule::Difference, FillRule::NonZero, g, Some(extent));
+    let fresh: Vec<Vec<Point>> =
+        shapes.iter().flatten().map(|c| c.iter().map(|q| Point::new(q[0], q[1])).collect()).collect();
+    let mut rings: Vec<Vec<Point>> = Vec::new();
+    // The old outlines: whole rings that stay, and runs of vertices outside the region joined
+    // by edges that stay outside it (start, end, vertices).
+    let mut chains: Vec<Vec<Point>> = Vec::new();
+    for poly in old {
+        for r in std::iter::once(&poly.exterior).chain(&poly.holes) {
+            let n = r.len();
+            if n < 3 || r.iter().any(|&p| touches(p) && !deep(p)) {
+                return None;
+            }
+            let out: Vec<bool> = r.iter().map(|&p| !touches(p)).collect();
+            let stays = |k: usize| {
+                let (a, b) = (r[k], r[(k + 1) % n]);
+                out[k] && out[(k + 1) % n] && !boxes.iter().any(|bx| segment_meets(a, b, *bx))
+            };
+            let edges: Vec<bool> = (0..n).map(stays).collect();
+            if edges.iter().all(|&e| e) {
+                rings.push(r.clone());
+                continue;
+            }
+            // Each run starts at an outside vertex whose edge in does not stay outside.
+            for k in 0..n {
+                if !out[k] || edges[(k + n - 1) % n] {
+                    continue;
+                }
+                let mut run = vec![r[k]];
+                let mut j = k;
+                while edges[j] {
+                    j = (j + 1) % n;
+                    run.push(r[j]);
+                }
+                chains.push(run);
+            }
+        }
+    }
+    // The overlay's rings: whole rings inside the region, and pieces between two sides.
+    let along = |a: Point, b: Point| (a.x == b.x && on_line(&xs, a.x)) || (a.y == b.y && on_line(&ys, a.y));
+    let mut pieces: Vec<Vec<Point>> = Vec::new();
+    // For each piece, the middle of the side edge after its end: a point of its face.
+    let mut beyond: Vec<Point> = Vec::new();
+    for r in fresh.iter().filter(|r| r.len() >= 3) {
+        let n = r.len();
+        let side: Vec<bool> =
+            (0..n).map(|k| !deep(r[k]) && !deep(r[(k + 1) % n]) && along(r[k], r[(k + 1) % n])).collect();
+        if !side.iter().any(|&s| s) {
+            if r.iter().any(|&p| !deep(p)) {
+                return None;
+            }
+            rings.push(r.clone());
+            continue;
+        }
+        for k in 0..n {
+            // A piece starts after a side edge and runs to the next one.
+            if !side[(k + n - 1) % n] || side[k] {
+                continue;
+            }
+            let mut piece = vec![r[k]];
+            let mut j = k;
+            while !side[j] {
+                j = (j + 1) % n;
+                piece.push(r[j]);
+            }
+            if piece[1..piece.len() - 1].iter().any(|&p| !deep(p)) {
+                return None;
+            }
+            beyond.push(r[j].lerp(r[(j + 1) % n], 0.5));
+            pieces.push(piece);
+        }
+    }
+    // Each piece's end goes on along a straight edge: to the one chain whose first vertex lies
+    // beyond it, or (an edge that leaves the region and comes back without a vertex outside)
+    // to the one piece whose start lies further on that edge. Each chain's last vertex goes on
+    // to the one piece whose start lies on the way to that piece's next vertex.
+    let near = |q: Point, a: Point, b: Point| crate::geom::project_on_segment(q, a, b).1 <= SPLICE_TOLERANCE;
+    let unique = |found: &mut dyn Iterator<Item = Next>| {
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
+    };
+    #[derive(Clone, Copy, PartialEq)]
+    enum Next {
+        Chain(usize),
+        Piece(usize),
+    }
+    let mut after_piece: Vec<Option<Next>> = Vec::with_capacity(pieces.len());
+    for p in &pieces {
+        let (last, end) = (p[p.len() - 2], p[p.len() - 1]);
+        let to_chain = (0..chains.len()).filter(|&c| near(end, last, chains[c][0])).map(Next::Chain);
+        let to_piece = (0..pieces.len())
+            .filter(|&j| {
+                let (start, next) = (pieces[j][0], pieces[j][1]);
+                near(end, last, next) && near(start, last, next) && last.dist(end) < last.dist(start)
+            })
+            .map(Next::Piece);
+        // A chain first: a vertex outside that only just turns the edge would let a piece
+        // further on pass for its continuation too.
+        let next = match to_chain.clone().count() {
+            0 => match to_piece.clone().count() {
+                0 => None,
+                _ => Some(unique(&mut to_piece.clone())?),
+            },
+            _ => Some(unique(&mut to_chain.clone())?),
+        };
+        after_piece.push(next);
+    }
+    // A piece that goes on to nothing is part of the outer face (which no old outline holds),
+    // if a ray from its face leaves the network; so are the pieces it runs into across a notch
+    // of the region, and those that run into it.
+    let mut outer_piece: Vec<bool> = (0..pieces.len()).map(|i| after_piece[i].is_none()).collect();
+    for i in 0..pieces.len() {
+        if outer_piece[i] && !outer(beyond[i]) {
+            return None;
+        }
+    }
+    loop {
+        let mut grew = false;
+        for i in 0..pieces.len() {
+            if let Some(Next::Piece(j)) = after_piece[i] {
+                if outer_piece[i] != outer_piece[j] {
+                    outer_piece[i] = true;
+                    outer_piece[j] = true;
+                    grew = true;
+                }
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut after_chain = Vec::with_capacity(chains.len());
+    for c in &chains {
+        let tail = c[c.len() - 1];
+        after_chain
+            .push(unique(&mut (0..pieces.len()).filter(|&i| near(pieces[i][0], tail, pieces[i][1])).map(Next::Piece))?);
+    }
+    // Every chain and every piece of a bounded face is taken once, and only by those.
+    let (mut chain_in, mut piece_in) = (vec![0usize; chains.len()], vec![0usize; pieces.len()]);
+    let links = (0..pieces.len())
+        .filter(|&i| !outer_piece[i])
+        .filter_map(|i| after_piece[i])
+        .chain(after_chain.iter().copied());
+    for n in links {
+        match n {
+            Next::Chain(c) => chain_in[c] += 1,
+            Next::Piece(i) if outer_piece[i] => return None,
+            Next::Piece(i) => piece_in[i] += 1,
+        }
+    }
+    if chain_in.iter().any(|&k| k != 1) || (0..pieces.len()).any(|i| !outer_piece[i] && piece_in[i] != 1) {
+        return None;
+    }
+    let mut used = outer_piece.clone();
+    for start in 0..pieces.len() {
+        if used[start] {
+            continue;
+        }
+        let mut ring = Vec::new();
+        let mut i = start;
+        while !used[i] {
+            used[i] = true;
+            let p = &pieces[i];
+            ring.extend_from_slice(&p[1..p.len() - 1]);
+            let mut next = after_piece[i]?;
+            if let Next::Chain(c) = next {
+                ring.extend_from_slice(&chains[c]);
+                next = after_chain[c];
+            }
+            let Next::Piece(j) = next else { return None };
+            i = j;
+        }
+        if i != start || ring.len() < 3 {
+            return None;
+        }
+        rings.push(ring);
+    }
+    // Outlines and holes, each hole in the smallest outline that holds it; each ring starting
+    // where the overlay starts it (an outline one vertex before its lowest-left vertex, a hole
+    // at it).
+    let lowest = |r: &[Point]| {
+        (0..r.len()).min_by(|&a, &b| r[a].x.total_cmp(&r[b].x).then(r[a].y.total_cmp(&r[b].y))).unwrap_or(0)
+    };
+    let (mut outer, mut holes): (Vec<Vec<Point>>, Vec<Vec<Point>>) =
+        rings.into_iter().partition(|r| crate::geom::ring_area(r) > 0.0);
+    for r in &mut outer {
+        let n = r.len();
+        let k = (lowest(r) + n - 1) % n;
+        r.rotate_left(k);
+    }
+    for r in &mut holes {
+        let k = lowest(r);
+        r.rotate_left(k);
+    }
+    let mut faces: Vec<(Vec<Point>, Vec<Vec<Point>>)> = outer.into_iter().map(|r| (r, Vec::new())).collect();
+    for h in holes {
+        let q = h.iter().copied().find(|v| !faces.iter().any(|(e, _)| e.contains(v)))?;
+        let within = (0..faces.len())
+            .filter(|&f| crate::validate::point_in_ring(q, &faces[f].0))
+            .min_by(|&a, &b| crate::geom::ring_area(&faces[a].0).total_cmp(&crate::geom::ring_area(&faces[b].0)))?;
+        faces[within].1.push(h);
+    }
+    Some(faces.into_iter().map(|(e, hs)| crate::blocks::face_of(e, hs)).collect())
 }
 
 #[cfg(test)]
