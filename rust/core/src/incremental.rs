@@ -975,6 +975,9 @@ impl Session {
             return None;
         }
         let meets_region = |b: Bbox| meets(region, b) && boxes.iter().any(|x| meets(*x, b));
+        let mut old: Vec<&Polygon> = Vec::new();
+        let mut kept: Vec<Face> = Vec::new();
+        let raws = self.block_raw.iter().zip(&self.block_box).map(|(r, b)| (r.as_ref(), *b));
         // A face too small to be a block keeps no outline: it must lie inside the region.
         for (_, b) in &self.dropped {
             let inside = |x: &Bbox| x.0[0] < b.0[0] && b.1[0] < x.1[0] && x.0[1] < b.0[1] && b.1[1] < x.1[1];
@@ -982,20 +985,17 @@ impl Session {
                 return None;
             }
         }
-        let mut old: Vec<&Polygon> = Vec::new();
-        let mut kept: Vec<Face> = Vec::new();
-        for (raw, b) in self.block_raw.iter().zip(&self.block_box) {
+        for (raw, b) in raws {
             // The cleaned outline's box lies in the raw one's: test the raw outline.
             let Some(raw) = raw else {
-                if meets_region(*b) || redo.meets(*b) {
+                if meets_region(b) || redo.meets(b) {
                     return None;
                 }
                 continue;
             };
-            let rb = polygon_box(raw);
-            if meets_region(rb) {
+            if meets_region(polygon_box(raw)) {
                 old.push(raw);
-            } else if redo.meets(*b) {
+            } else if redo.meets(b) {
                 // Found again unchanged (to be named again).
                 kept.push(crate::blocks::face_of(raw.exterior.clone(), raw.holes.clone()));
             }
@@ -1785,8 +1785,9 @@ fn odd_grid_box(b: Bbox) -> Bbox {
 }
 
 /// How far (metres) a vertex that the overlay put on a side of the region may lie from the
-/// straight edge of the whole outline that it cuts: a few steps of the block grid.
-const SPLICE_TOLERANCE: f64 = 4.0 * crate::blocks::BLOCK_GRID;
+/// straight edge of the whole outline that it cuts: two steps of the block grid (rounding
+/// puts it within one).
+const SPLICE_TOLERANCE: f64 = 2.0 * crate::blocks::BLOCK_GRID;
 
 /// The faces of the complement of `surfaces` that meet the region `boxes` (on odd grid lines,
 /// see [`odd_grid_box`]), inside the region from one overlay of the region minus the
@@ -1804,8 +1805,13 @@ fn spliced_faces(
     outer: &dyn Fn(Point) -> bool,
 ) -> Option<Vec<Face>> {
     use i_overlay::core::overlay_rule::OverlayRule;
-    let deep = |p: Point| boxes.iter().any(|b| b.0[0] < p.x && p.x < b.1[0] && b.0[1] < p.y && p.y < b.1[1]);
-    let touches = |p: Point| boxes.iter().any(|b| b.0[0] <= p.x && p.x <= b.1[0] && b.0[1] <= p.y && p.y <= b.1[1]);
+    // Most vertices of the old outlines lie far from the region: its box answers for them.
+    let bound = boxes.iter().fold(EMPTY, |u, b| union_box(u, *b));
+    let within = |b: &Bbox, p: Point| b.0[0] <= p.x && p.x <= b.1[0] && b.0[1] <= p.y && p.y <= b.1[1];
+    let deep = |p: Point| {
+        within(&bound, p) && boxes.iter().any(|b| b.0[0] < p.x && p.x < b.1[0] && b.0[1] < p.y && p.y < b.1[1])
+    };
+    let touches = |p: Point| within(&bound, p) && boxes.iter().any(|b| within(b, p));
     let mut xs: Vec<f64> = boxes.iter().flat_map(|b| [b.0[0], b.1[0]]).collect();
     let mut ys: Vec<f64> = boxes.iter().flat_map(|b| [b.0[1], b.1[1]]).collect();
     xs.sort_by(f64::total_cmp);
@@ -1853,7 +1859,8 @@ fn spliced_faces(
             let out: Vec<bool> = r.iter().map(|&p| !touches(p)).collect();
             let stays = |k: usize| {
                 let (a, b) = (r[k], r[(k + 1) % n]);
-                out[k] && out[(k + 1) % n] && !boxes.iter().any(|bx| segment_meets(a, b, *bx))
+                let ab = ([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)]);
+                out[k] && out[(k + 1) % n] && (!meets(ab, bound) || !boxes.iter().any(|bx| segment_meets(a, b, *bx)))
             };
             let edges: Vec<bool> = (0..n).map(stays).collect();
             if edges.iter().all(|&e| e) {
@@ -1878,12 +1885,14 @@ fn spliced_faces(
     // The overlay's rings: whole rings inside the region, and pieces between two sides.
     let along = |a: Point, b: Point| (a.x == b.x && on_line(&xs, a.x)) || (a.y == b.y && on_line(&ys, a.y));
     let mut pieces: Vec<Vec<Point>> = Vec::new();
-    // For each piece, the middle of the side edge after its end: a point of its face.
-    let mut beyond: Vec<Point> = Vec::new();
+    // For each piece, the middles of the side edges of its ring: points of its face.
+    let mut beyond: Vec<usize> = Vec::new();
+    let mut sides: Vec<Vec<Point>> = Vec::new();
     for r in fresh.iter().filter(|r| r.len() >= 3) {
         let n = r.len();
         let side: Vec<bool> =
             (0..n).map(|k| !deep(r[k]) && !deep(r[(k + 1) % n]) && along(r[k], r[(k + 1) % n])).collect();
+        sides.push((0..n).filter(|&k| side[k]).map(|k| r[k].lerp(r[(k + 1) % n], 0.5)).take(ESCAPE_POINTS).collect());
         if !side.iter().any(|&s| s) {
             if r.iter().any(|&p| !deep(p)) {
                 return None;
@@ -1905,7 +1914,7 @@ fn spliced_faces(
             if piece[1..piece.len() - 1].iter().any(|&p| !deep(p)) {
                 return None;
             }
-            beyond.push(r[j].lerp(r[(j + 1) % n], 0.5));
+            beyond.push(sides.len() - 1);
             pieces.push(piece);
         }
     }
@@ -1949,7 +1958,7 @@ fn spliced_faces(
     // of the region, and those that run into it.
     let mut outer_piece: Vec<bool> = (0..pieces.len()).map(|i| after_piece[i].is_none()).collect();
     for i in 0..pieces.len() {
-        if outer_piece[i] && !outer(beyond[i]) {
+        if outer_piece[i] && !sides[beyond[i]].iter().any(|&m| outer(m)) {
             return None;
         }
     }
