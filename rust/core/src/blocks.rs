@@ -533,6 +533,15 @@ fn ring_length(ring: &[Point]) -> f64 {
     (0..ring.len()).map(|i| ring[i].dist(ring[(i + 1) % ring.len()])).sum()
 }
 
+/// Rotates a ring so that it starts at its lowest-left vertex (the first of them, should one
+/// repeat).
+fn start_at_lowest(ring: &mut [Point]) {
+    let k = (0..ring.len())
+        .min_by(|&a, &b| ring[a].x.total_cmp(&ring[b].x).then(ring[a].y.total_cmp(&ring[b].y)))
+        .unwrap_or(0);
+    ring.rotate_left(k);
+}
+
 /// The lowest-left point of a ring, as `(x, y)`.
 fn lowest(ring: &[Point]) -> (f64, f64) {
     ring.iter().map(|p| (p.x, p.y)).fold((f64::INFINITY, f64::INFINITY), |m, q| if q < m { q } else { m })
@@ -614,9 +623,17 @@ fn faces_on_grid_of<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox
 /// a crack the grid left between two surfaces that nearly touch, filled (its triangles would
 /// be too thin for a mesh to keep, and the block's platform would not close); the others in a
 /// canonical order (by their lowest-left vertex), whatever order the overlay gave them in.
-pub(crate) fn face_of(exterior: Vec<Point>, holes: Vec<Vec<Point>>) -> Face {
+/// Every ring starts at its lowest-left vertex, wherever the overlay started it (the polygon
+/// library's start depends on how the ring's points were found, and the cleaning of a block's
+/// outline on where its ring starts): a face found by joining outlines (an update's
+/// `spliced_faces`) is then the face found in one overlay.
+pub(crate) fn face_of(mut exterior: Vec<Point>, holes: Vec<Vec<Point>>) -> Face {
+    start_at_lowest(&mut exterior);
     let mut holes: Vec<Vec<Point>> =
         holes.into_iter().filter(|h| 2.0 * ring_area(h).abs() >= BLOCK_GRID * ring_length(h)).collect();
+    for h in &mut holes {
+        start_at_lowest(h);
+    }
     holes.sort_by(|a, b| {
         let (ka, kb) = (lowest(a), lowest(b));
         ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))

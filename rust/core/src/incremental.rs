@@ -146,7 +146,7 @@ pub struct Session {
     /// Diagnostics of the junction and road piece stage.
     stage_diags: Vec<Diagnostic>,
     /// Faces too small to be blocks: their diagnostics and boxes.
-    dropped: Vec<(Diagnostic, Bbox)>,
+    dropped: Vec<(Diagnostic, Bbox, Polygon)>,
     /// Diagnostics an update took out of `skips`, `stage_diags` and `dropped`, and those it put
     /// in, for [`Session::settle_diagnostics`].
     diags_out: Vec<Diagnostic>,
@@ -978,14 +978,7 @@ impl Session {
         let mut old: Vec<&Polygon> = Vec::new();
         let mut kept: Vec<Face> = Vec::new();
         let raws = self.block_raw.iter().zip(&self.block_box).map(|(r, b)| (r.as_ref(), *b));
-        // A face too small to be a block keeps no outline: it must lie inside the region.
-        for (_, b) in &self.dropped {
-            let inside = |x: &Bbox| x.0[0] < b.0[0] && b.1[0] < x.1[0] && x.0[1] < b.0[1] && b.1[1] < x.1[1];
-            if (meets_region(*b) || redo.meets(*b)) && !boxes.iter().any(inside) {
-                return None;
-            }
-        }
-        for (raw, b) in raws {
+        for (raw, b) in raws.chain(self.dropped.iter().map(|(_, b, r)| (Some(r), *b))) {
             // The cleaned outline's box lies in the raw one's: test the raw outline.
             let Some(raw) = raw else {
                 if meets_region(b) || redo.meets(b) {
@@ -1229,7 +1222,7 @@ impl Session {
             let blocks = (self.block_box.iter().zip(&self.block_naming).zip(&gone))
                 .filter(|(_, g)| **g)
                 .map(|((b, n), _)| (*b, n.0));
-            let dropped = self.dropped.iter().filter(|(_, b)| redo.meets(*b)).map(|(d, b)| (*b, d.position));
+            let dropped = self.dropped.iter().filter(|(_, b, _)| redo.meets(*b)).map(|(d, b, _)| (*b, d.position));
             for (b, corner) in blocks.chain(dropped) {
                 if !changed.meets(b) && !refound(corner) {
                     return Err(Refused::Frame);
@@ -1383,7 +1376,7 @@ impl Session {
         for f in small {
             let d = face_dropped(&f, &self.settings);
             self.diags_in.push(d.clone());
-            self.dropped.push((d, polygon_box(&f.polygon)));
+            self.dropped.push((d, polygon_box(&f.polygon), f.polygon));
         }
     }
 }
@@ -2023,23 +2016,10 @@ fn spliced_faces(
         }
         rings.push(ring);
     }
-    // Outlines and holes, each hole in the smallest outline that holds it; each ring starting
-    // where the overlay starts it (an outline one vertex before its lowest-left vertex, a hole
-    // at it).
-    let lowest = |r: &[Point]| {
-        (0..r.len()).min_by(|&a, &b| r[a].x.total_cmp(&r[b].x).then(r[a].y.total_cmp(&r[b].y))).unwrap_or(0)
-    };
-    let (mut outer, mut holes): (Vec<Vec<Point>>, Vec<Vec<Point>>) =
+    // Outlines and holes, each hole in the smallest outline that holds it (`face_of` starts
+    // each ring at its lowest-left vertex, as it does the overlay's).
+    let (outer, holes): (Vec<Vec<Point>>, Vec<Vec<Point>>) =
         rings.into_iter().partition(|r| crate::geom::ring_area(r) > 0.0);
-    for r in &mut outer {
-        let n = r.len();
-        let k = (lowest(r) + n - 1) % n;
-        r.rotate_left(k);
-    }
-    for r in &mut holes {
-        let k = lowest(r);
-        r.rotate_left(k);
-    }
     let mut faces: Vec<(Vec<Point>, Vec<Vec<Point>>)> = outer.into_iter().map(|r| (r, Vec::new())).collect();
     for h in holes {
         let q = h.iter().copied().find(|v| !faces.iter().any(|(e, _)| e.contains(v)))?;
