@@ -141,7 +141,7 @@ pub struct Session {
     block_naming: Vec<(Point, f64)>,
     /// For each block, its outline as the overlay gave it (before cleaning), where it is known:
     /// an update joins it, outside the region that changed, to the new outline inside.
-    block_raw: Vec<Option<Polygon>>,
+    block_raw: Vec<Raw>,
     extents: Extents,
     /// Diagnostics of the junction and road piece stage.
     stage_diags: Vec<Diagnostic>,
@@ -977,16 +977,17 @@ impl Session {
         let meets_region = |b: Bbox| meets(region, b) && boxes.iter().any(|x| meets(*x, b));
         let mut old: Vec<&Polygon> = Vec::new();
         let mut kept: Vec<Face> = Vec::new();
-        let raws = self.block_raw.iter().zip(&self.block_box).map(|(r, b)| (r.as_ref(), *b));
-        for (raw, b) in raws.chain(self.dropped.iter().map(|(_, b, r)| (Some(r), *b))) {
+        let raws = self.block_raw.iter().zip(&self.block_box).map(|(r, b)| (r.as_ref().map(|(p, rb)| (p, *rb)), *b));
+        let dropped = self.dropped.iter().map(|(_, b, r)| (Some((r, *b)), *b));
+        for (raw, b) in raws.chain(dropped) {
             // The cleaned outline's box lies in the raw one's: test the raw outline.
-            let Some(raw) = raw else {
+            let Some((raw, raw_box)) = raw else {
                 if meets_region(b) || redo.meets(b) {
                     return None;
                 }
                 continue;
             };
-            if meets_region(polygon_box(raw)) {
+            if meets_region(raw_box) {
                 old.push(raw);
             } else if redo.meets(b) {
                 // Found again unchanged (to be named again).
@@ -1235,11 +1236,11 @@ impl Session {
             self.net.pieces.iter().zip(&self.piece_box).filter(|(_, b)| meets(**b, named_by)).map(|(p, _)| p).collect();
         let corners: Vec<Point> = kept.iter().map(|f| f.corner).collect();
         // The raw outline of each face by its corner (none where two faces share a corner).
-        let mut raw_at: BTreeMap<(u64, u64), Option<Polygon>> = BTreeMap::new();
+        let mut raw_at: BTreeMap<(u64, u64), Raw> = BTreeMap::new();
         for f in &kept {
             let key = (f.corner.x.to_bits(), f.corner.y.to_bits());
             let fresh = !raw_at.contains_key(&key);
-            raw_at.insert(key, fresh.then(|| f.polygon.clone()));
+            raw_at.insert(key, fresh.then(|| (f.polygon.clone(), polygon_box(&f.polygon))));
         }
         let (named, corners): (Vec<_>, Vec<Point>) = name_faces(kept, &pieces, &self.settings)
             .into_iter()
@@ -1350,7 +1351,7 @@ impl Session {
                 self.net.blocks.insert(at, b);
             }
         } else {
-            type Kept = (Block, (Point, f64), Bbox, Option<Polygon>);
+            type Kept = (Block, (Point, f64), Bbox, Raw);
             let mut blocks: Vec<Kept> = (std::mem::take(&mut self.net.blocks).into_iter())
                 .zip(std::mem::take(&mut self.block_naming))
                 .zip(std::mem::take(&mut self.block_box))
@@ -1365,7 +1366,7 @@ impl Session {
             blocks.sort_by(|a, b| a.0.id.cmp(&b.0.id));
             self.block_box = blocks.iter().map(|k| k.2).collect();
             self.block_naming = blocks.iter().map(|k| k.1).collect();
-            let (blocks, raw): (Vec<Block>, Vec<Option<Polygon>>) = blocks.into_iter().map(|k| (k.0, k.3)).unzip();
+            let (blocks, raw): (Vec<Block>, Vec<Raw>) = blocks.into_iter().map(|k| (k.0, k.3)).unzip();
             self.net.blocks = blocks;
             self.block_raw = raw;
         }
@@ -1403,7 +1404,10 @@ struct FoundBlocks {
 
 /// A block found again, with its corner and distance to the piece that names it, and its raw
 /// outline (where known).
-type FoundBlock = (Block, (Point, f64), Option<Polygon>);
+type FoundBlock = (Block, (Point, f64), Raw);
+
+/// A face's outline as the overlay gave it, with its box, where it is known.
+type Raw = Option<(Polygon, Bbox)>;
 
 /// Why [`Session::find_blocks`] found no blocks to put in place in a frame.
 enum Refused {
