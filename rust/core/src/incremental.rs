@@ -1131,7 +1131,11 @@ impl Session {
         let pick = |boxes: &[Bbox]| -> Vec<usize> {
             boxes.iter().enumerate().filter(|(_, b)| meets(**b, frame)).map(|(i, _)| i).collect()
         };
-        let (pi, ji) = (pick(&self.piece_box), pick(&self.junction_box));
+        // Faces given have their surfaces already.
+        let (pi, ji) = match given {
+            Some(_) => (Vec::new(), Vec::new()),
+            None => (pick(&self.piece_box), pick(&self.junction_box)),
+        };
         // With `near`, only the surfaces that meet one of its boxes go into the overlay; the
         // boxes of those left out, to check that no face found runs over one of them.
         let wanted = |b: &Bbox| near.is_none_or(|n| n.iter().any(|x| meets(*x, *b)));

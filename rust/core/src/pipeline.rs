@@ -811,21 +811,23 @@ fn piece_surface(
     polygon
 }
 
+/// A polygon's points as bits, for a memo key: its number of holes, then each ring (exterior
+/// first) as its length and its points.
+fn push_polygon(k: &mut Vec<u64>, p: &Polygon) {
+    k.push(p.holes.len() as u64);
+    for r in std::iter::once(&p.exterior).chain(&p.holes) {
+        k.push(r.len() as u64);
+        k.extend(r.iter().flat_map(|v| [v.x.to_bits(), v.y.to_bits()]));
+    }
+}
+
 /// Every input of the union of a group's surface in [`group_polygons`], as bits: its bases'
 /// surfaces and, for each edge between them, the road's width, the two setbacks and the line.
 fn group_key(polys: &[&Polygon], edges: &[usize], g: &Graph, setback: &[[f64; 2]]) -> Vec<u64> {
     let mut k = Vec::new();
-    let ring = |k: &mut Vec<u64>, r: &[Point]| {
-        k.push(r.len() as u64);
-        k.extend(r.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits()]));
-    };
     k.push(polys.len() as u64);
     for p in polys {
-        ring(&mut k, &p.exterior);
-        k.push(p.holes.len() as u64);
-        for h in &p.holes {
-            ring(&mut k, h);
-        }
+        push_polygon(&mut k, p);
     }
     k.push(edges.len() as u64);
     for &ei in edges {
@@ -866,15 +868,7 @@ fn base_key(g: &Graph, base: &Base) -> Vec<u64> {
 /// Every input of [`unbury_mouths`] for one group, as bits.
 fn unbury_key(g: &Graph, group: &Group, setback: &[[f64; 2]]) -> Vec<u64> {
     let mut k = Vec::new();
-    let ring = |k: &mut Vec<u64>, r: &[Point]| {
-        k.push(r.len() as u64);
-        k.extend(r.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits()]));
-    };
-    ring(&mut k, &group.polygon.exterior);
-    k.push(group.polygon.holes.len() as u64);
-    for h in &group.polygon.holes {
-        ring(&mut k, h);
-    }
+    push_polygon(&mut k, &group.polygon);
     k.push(group.arms.len() as u64);
     for a in &group.arms {
         let e = &g.edges[a.edge];
@@ -1330,6 +1324,14 @@ fn bbox(r: &[Point]) -> Option<AABB<[f64; 2]>> {
     Some(AABB::from_corners(lo, hi))
 }
 
+/// Both outlines of a pair that [`overlapping`] tests, as bits.
+fn pair_key(p: &Polygon, q: &Polygon) -> Vec<u64> {
+    let mut k = Vec::new();
+    push_polygon(&mut k, p);
+    push_polygon(&mut k, q);
+    k
+}
+
 /// Pairs (by index) of polygons whose interiors overlap, among the pairs where at least one
 /// polygon is `changed`.
 fn overlapping(polys: &[&Polygon], changed: &[bool], memo: Option<&Memo>) -> Vec<(usize, usize)> {
@@ -1406,19 +1408,6 @@ const FEW_CHANGED: usize = 64;
 /// beyond what the polygon library's rounding moves a point: [`APART_MARGIN`], or
 /// [`APART_SHARE`] of the pair's extent when that is more), one of them has no edge and no
 /// area. `bp` and `bq` are the boxes around their exteriors.
-/// Both outlines of a pair that [`overlapping`] tests, as bits.
-fn pair_key(p: &Polygon, q: &Polygon) -> Vec<u64> {
-    let mut k = Vec::new();
-    for poly in [p, q] {
-        k.push(poly.holes.len() as u64);
-        for r in std::iter::once(&poly.exterior).chain(&poly.holes) {
-            k.push(r.len() as u64);
-            k.extend(r.iter().flat_map(|v| [v.x.to_bits(), v.y.to_bits()]));
-        }
-    }
-    k
-}
-
 fn apart_in_common_box(p: &Polygon, bp: AABB<[f64; 2]>, q: &Polygon, bq: AABB<[f64; 2]>) -> bool {
     let both = bp.merged(&bq);
     let extent = (both.upper()[0] - both.lower()[0]).max(both.upper()[1] - both.lower()[1]);
@@ -1837,10 +1826,7 @@ fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 
 /// its piece and whether its march was capped, and the snap distance.
 fn stitch_key(polygon: &Polygon, cs: &[(Point, usize)], caps: &[bool], pieces: &[RoadPiece], snap: f64) -> Vec<u64> {
     let mut k = vec![snap.to_bits()];
-    for r in std::iter::once(&polygon.exterior).chain(&polygon.holes) {
-        k.push(r.len() as u64);
-        k.extend(r.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits()]));
-    }
+    push_polygon(&mut k, polygon);
     k.push(cs.len() as u64);
     for (i, (c, pi)) in cs.iter().enumerate() {
         let width = pieces.get(*pi).map_or(u64::MAX, |p| p.width.to_bits());
