@@ -147,6 +147,8 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         "update_window_builds": updates.window_builds,
         "update_full_builds": updates.full_builds,
         "update_full_blocks": updates.full_blocks,
+        "update_joins_tried": updates.joins_tried,
+        "update_joins_made": updates.joins_made,
     });
     Ok(report.to_string())
 }
@@ -168,6 +170,10 @@ struct Updates {
     /// Updates that built the whole network, or looked at every block, again.
     full_builds: usize,
     full_blocks: usize,
+    /// Block stages that tried to join old outlines to the overlay around the change, and
+    /// those that did (the rest found their faces in frames).
+    joins_tried: usize,
+    joins_made: usize,
 }
 
 /// Moves `--updates` different roads, one update each, and times them.
@@ -196,6 +202,8 @@ fn time_updates(args: &Bench, loaded: &Loaded) -> Result<Updates, String> {
         out.window_builds += changes.stats.rounds;
         out.full_builds += usize::from(changes.stats.full_build);
         out.full_blocks += usize::from(changes.stats.full_blocks);
+        out.joins_tried += changes.stats.joins_tried;
+        out.joins_made += changes.stats.joins_made;
     }
     eprintln!("roadgen bench: {count} updates: median {:.2} ms", 1e3 * median(out.times.clone()));
     Ok(out)

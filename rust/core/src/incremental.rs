@@ -110,6 +110,12 @@ pub struct UpdateStats {
     pub full_build: bool,
     /// The block stage looked at the whole network (a face that changed reaches far).
     pub full_blocks: bool,
+    /// Times the block stage tried to find the faces around the change by joining the old
+    /// outlines to one overlay of the region that changed, and times that worked (the other
+    /// tries fell back to frames).
+    pub joins_tried: usize,
+    /// See [`UpdateStats::joins_tried`].
+    pub joins_made: usize,
     /// Times the block stage took in more blocks to find again because blocks that stay
     /// shared an id base (numbered `#2`, `#3`, ... all together) with blocks found again.
     pub numbering_rounds: usize,
@@ -916,7 +922,9 @@ impl Session {
                 boxes.push(*b);
             }
         }
+        changes.stats.joins_tried += 1;
         if let Some(done) = self.spliced_blocks(changed, redo, whole, margin, changes) {
+            changes.stats.joins_made += 1;
             return done;
         }
         // Frames to try: around the changed surfaces and the blocks they touch; twice as large;
@@ -1919,14 +1927,27 @@ fn spliced_faces(
             pieces.push(piece);
         }
     }
-    // Each piece's end goes on along a straight edge: to the one chain whose first vertex lies
-    // beyond it, or (an edge that leaves the region and comes back without a vertex outside)
-    // to the one piece whose start lies further on that edge. Each chain's last vertex goes on
-    // to the one piece whose start lies on the way to that piece's next vertex.
+    // Each piece's end goes on along a straight edge: to the nearest chain whose first vertex
+    // lies beyond it, or (an edge that leaves the region and comes back without a vertex
+    // outside) to the nearest piece whose start lies further on that edge. Each chain's last
+    // vertex goes on to the nearest piece whose start lies on the way to that piece's next
+    // vertex.
     let near = |q: Point, a: Point, b: Point| crate::geom::project_on_segment(q, a, b).1 <= SPLICE_TOLERANCE;
-    let unique = |found: &mut dyn Iterator<Item = Next>| {
-        let first = found.next()?;
-        found.next().is_none().then_some(first)
+    // Several candidates lie on one straight edge where it leaves the region and comes back
+    // (across a notch between the region's boxes): the edge goes on to the first of them,
+    // the one nearest `from`. A tie is not clear.
+    let nearest = |from: Point, found: &mut dyn Iterator<Item = (Next, Point)>| {
+        let mut best: Option<(Next, f64)> = None;
+        let mut tie = false;
+        for (n, at) in found {
+            let d = from.dist(at);
+            match best {
+                Some((_, b)) if d == b => tie = true,
+                Some((_, b)) if d > b => {}
+                _ => (best, tie) = (Some((n, d)), false),
+            }
+        }
+        best.filter(|_| !tie).map(|(n, _)| n)
     };
     #[derive(Clone, Copy, PartialEq)]
     enum Next {
@@ -1936,21 +1957,22 @@ fn spliced_faces(
     let mut after_piece: Vec<Option<Next>> = Vec::with_capacity(pieces.len());
     for p in &pieces {
         let (last, end) = (p[p.len() - 2], p[p.len() - 1]);
-        let to_chain = (0..chains.len()).filter(|&c| near(end, last, chains[c][0])).map(Next::Chain);
+        let to_chain =
+            (0..chains.len()).filter(|&c| near(end, last, chains[c][0])).map(|c| (Next::Chain(c), chains[c][0]));
         let to_piece = (0..pieces.len())
             .filter(|&j| {
                 let (start, next) = (pieces[j][0], pieces[j][1]);
                 near(end, last, next) && near(start, last, next) && last.dist(end) < last.dist(start)
             })
-            .map(Next::Piece);
+            .map(|j| (Next::Piece(j), pieces[j][0]));
         // A chain first: a vertex outside that only just turns the edge would let a piece
         // further on pass for its continuation too.
         let next = match to_chain.clone().count() {
             0 => match to_piece.clone().count() {
                 0 => None,
-                _ => Some(unique(&mut to_piece.clone())?),
+                _ => Some(nearest(end, &mut to_piece.clone())?),
             },
-            _ => Some(unique(&mut to_chain.clone())?),
+            _ => Some(nearest(end, &mut to_chain.clone())?),
         };
         after_piece.push(next);
     }
@@ -1981,8 +2003,8 @@ fn spliced_faces(
     let mut after_chain = Vec::with_capacity(chains.len());
     for c in &chains {
         let tail = c[c.len() - 1];
-        after_chain
-            .push(unique(&mut (0..pieces.len()).filter(|&i| near(pieces[i][0], tail, pieces[i][1])).map(Next::Piece))?);
+        let starts = (0..pieces.len()).filter(|&i| near(pieces[i][0], tail, pieces[i][1]));
+        after_chain.push(nearest(tail, &mut starts.map(|i| (Next::Piece(i), pieces[i][0])))?);
     }
     // Every chain and every piece of a bounded face is taken once, and only by those.
     let (mut chain_in, mut piece_in) = (vec![0usize; chains.len()], vec![0usize; pieces.len()]);
