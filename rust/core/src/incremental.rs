@@ -1927,11 +1927,10 @@ fn spliced_faces(
             pieces.push(piece);
         }
     }
-    // Each piece's end goes on along a straight edge: to the nearest chain whose first vertex
-    // lies beyond it, or (an edge that leaves the region and comes back without a vertex
-    // outside) to the nearest piece whose start lies further on that edge. Each chain's last
-    // vertex goes on to the nearest piece whose start lies on the way to that piece's next
-    // vertex.
+    // Each piece's end goes on along a straight edge: to a chain whose first vertex lies
+    // beyond it, or (an edge that leaves the region and comes back) to a piece whose start
+    // lies further on that edge, the nearest of these. Each chain's last vertex goes on to the
+    // nearest piece whose start lies on the way to that piece's next vertex.
     let near = |q: Point, a: Point, b: Point| crate::geom::project_on_segment(q, a, b).1 <= SPLICE_TOLERANCE;
     // Several candidates lie on one straight edge where it leaves the region and comes back
     // (across a notch between the region's boxes): the edge goes on to the first of them,
@@ -1965,14 +1964,13 @@ fn spliced_faces(
                 near(end, last, next) && near(start, last, next) && last.dist(end) < last.dist(start)
             })
             .map(|j| (Next::Piece(j), pieces[j][0]));
-        // A chain first: a vertex outside that only just turns the edge would let a piece
-        // further on pass for its continuation too.
-        let next = match to_chain.clone().count() {
-            0 => match to_piece.clone().count() {
-                0 => None,
-                _ => Some(nearest(end, &mut to_piece.clone())?),
-            },
-            _ => Some(nearest(end, &mut to_chain.clone())?),
+        // The nearest of both: the edge may cross a notch of the region (a piece) before it
+        // reaches its vertex outside (a chain); and a vertex outside that only just turns the
+        // edge lets a piece further on pass for its continuation too, but lies nearer.
+        let mut all = to_chain.chain(to_piece).peekable();
+        let next = match all.peek() {
+            None => None,
+            Some(_) => Some(nearest(end, &mut all)?),
         };
         after_piece.push(next);
     }
