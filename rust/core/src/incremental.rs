@@ -187,6 +187,12 @@ const NEAR_FIRST_FRAME: f64 = 1.0;
 const ESCAPE_POINTS: usize = 8;
 const ESCAPE_DIRECTIONS: usize = 8;
 
+/// When no ray of [`ESCAPE_DIRECTIONS`] leaves the network, the points (the first ones) from
+/// which [`Session::open_from`] looks for the gaps between the surfaces, and the rays it casts
+/// through the widest gaps of each.
+const GAP_POINTS: usize = 2;
+const GAP_RAYS: usize = 8;
+
 /// Block frames stretched to a side of the network before the block stage looks at the whole
 /// network.
 const STRETCHED_FRAMES: usize = 2;
@@ -1034,38 +1040,57 @@ impl Session {
                 || (a.y <= y0 + near && b.y <= y0 + near)
                 || (a.y >= y1 - near && b.y >= y1 - near)
         };
-        let mut starts = (0..ring.len())
+        let starts: Vec<Point> = (0..ring.len())
             .map(|i| (ring[i], ring[(i + 1) % ring.len()]))
             .filter(|&(a, b)| on_side(a, b))
             .map(|(a, b)| a.lerp(b, 0.5))
-            .take(ESCAPE_POINTS);
-        starts.any(|m| self.open_from(m, net_frame))
+            .take(ESCAPE_POINTS)
+            .collect();
+        self.open_from(&starts, net_frame)
     }
 
-    /// Whether a straight ray from `m` (a point on no road surface) in one of
-    /// [`ESCAPE_DIRECTIONS`] directions leaves the network's frame `net_frame` without crossing
-    /// a road surface: then `m` lies in the outer face.
-    fn open_from(&self, m: Point, net_frame: Bbox) -> bool {
+    /// Whether a straight ray from one of the points `starts` (on no road surface) leaves the
+    /// network's frame `net_frame` without crossing a road surface: then they lie in the outer
+    /// face. First [`ESCAPE_DIRECTIONS`] directions from each point; then, from the first
+    /// [`GAP_POINTS`] points, the directions between the surfaces as seen from there
+    /// ([`free_directions`]), for a way out of a bay of the network that those miss.
+    fn open_from(&self, starts: &[Point], net_frame: Bbox) -> bool {
+        // Long enough to leave the network's frame from anywhere inside it.
         let span = (net_frame.1[0] - net_frame.0[0]) + (net_frame.1[1] - net_frame.0[1]);
-        let clear = |m: Point, far: Point| {
-            let ray = ([m.x.min(far.x), m.y.min(far.y)], [m.x.max(far.x), m.y.max(far.y)]);
-            let blocked = |p: &Polygon, b: &Bbox| {
-                // The box grown by the block grid: rounding in the slab test cannot skip a
-                // surface the ray only grazes.
-                meets(*b, ray)
-                    && segment_meets(m, far, grow(*b, crate::blocks::BLOCK_GRID))
-                    && std::iter::once(&p.exterior)
-                        .chain(&p.holes)
-                        .any(|r| (0..r.len()).any(|k| segment_hit(m, far, r[k], r[(k + 1) % r.len()]) != SegHit::None))
-            };
-            !(self.net.pieces.iter().zip(&self.piece_box).any(|(p, b)| blocked(&p.polygon, b))
-                || self.net.junctions.iter().zip(&self.junction_box).any(|(j, b)| blocked(&j.polygon, b)))
+        let along = |m: Point, d: Point| Point::new(m.x + span * d.x, m.y + span * d.y);
+        let evenly = |m: Point| {
+            (0..ESCAPE_DIRECTIONS).any(|k| {
+                let angle = std::f64::consts::TAU * k as f64 / ESCAPE_DIRECTIONS as f64;
+                self.ray_clear(m, along(m, Point::new(angle.cos(), angle.sin())))
+            })
         };
-        (0..ESCAPE_DIRECTIONS).any(|k| {
-            let angle = std::f64::consts::TAU * k as f64 / ESCAPE_DIRECTIONS as f64;
-            // Long enough to leave the network's frame from anywhere inside it.
-            clear(m, Point::new(m.x + span * angle.cos(), m.y + span * angle.sin()))
-        })
+        if starts.iter().any(|&m| evenly(m)) {
+            return true;
+        }
+        let outlines = || {
+            let pieces = self.net.pieces.iter().map(|p| &p.polygon.exterior);
+            pieces.chain(self.net.junctions.iter().map(|j| &j.polygon.exterior)).map(Vec::as_slice)
+        };
+        starts
+            .iter()
+            .take(GAP_POINTS)
+            .any(|&m| free_directions(m, outlines()).into_iter().take(GAP_RAYS).any(|d| self.ray_clear(m, along(m, d))))
+    }
+
+    /// Whether the segment from `m` to `far` crosses or touches no road surface (exact).
+    fn ray_clear(&self, m: Point, far: Point) -> bool {
+        let ray = ([m.x.min(far.x), m.y.min(far.y)], [m.x.max(far.x), m.y.max(far.y)]);
+        let blocked = |p: &Polygon, b: &Bbox| {
+            // The box grown by the block grid: rounding in the slab test cannot skip a
+            // surface the ray only grazes.
+            meets(*b, ray)
+                && segment_meets(m, far, grow(*b, crate::blocks::BLOCK_GRID))
+                && std::iter::once(&p.exterior)
+                    .chain(&p.holes)
+                    .any(|r| (0..r.len()).any(|k| segment_hit(m, far, r[k], r[(k + 1) % r.len()]) != SegHit::None))
+        };
+        !(self.net.pieces.iter().zip(&self.piece_box).any(|(p, b)| blocked(&p.polygon, b))
+            || self.net.junctions.iter().zip(&self.junction_box).any(|(j, b)| blocked(&j.polygon, b)))
     }
 
     /// How far the pieces that give a block its bands may lie from it (`blocks::band_reach`),
@@ -1793,6 +1818,100 @@ fn odd_grid_box(b: Bbox) -> Bbox {
     ([down(b.0[0]), down(b.0[1])], [up(b.1[0]), up(b.1[1])])
 }
 
+/// A direction's pseudo-angle (the diamond angle): a number in [0, 4) that grows with the
+/// angle from the x axis, a quarter turn per unit, and half a turn apart for opposite
+/// directions; without trigonometry. `None` for the zero vector or one that is not finite.
+fn pseudo_angle(d: Point) -> Option<f64> {
+    let (x, y) = (d.x, d.y);
+    let sum = x.abs() + y.abs();
+    if !(sum > 0.0 && sum.is_finite()) {
+        return None;
+    }
+    Some(match (x >= 0.0, y >= 0.0) {
+        (true, true) => y / sum,
+        (false, true) => 1.0 - x / sum,
+        (false, false) => 2.0 - y / sum,
+        (true, false) => 3.0 + x / sum,
+    })
+}
+
+/// The direction (not of unit length) whose [`pseudo_angle`] is `p` (taken modulo 4).
+fn pseudo_direction(p: f64) -> Point {
+    let p = p.rem_euclid(4.0);
+    let (k, q) = (p.floor(), p - p.floor());
+    match k as u8 {
+        0 => Point::new(1.0 - q, q),
+        1 => Point::new(-q, 1.0 - q),
+        2 => Point::new(q - 1.0, -q),
+        _ => Point::new(q, q - 1.0),
+    }
+}
+
+/// How far (pseudo-angle) the direction from `m` may turn along one edge of a ring before
+/// [`ring_arc`] takes the edge to pass too near `m` to tell which way it turned (half a turn
+/// is 2).
+const ARC_STEP_LIMIT: f64 = 1.9;
+
+/// The directions in which a ray from `m` meets the ring (a closed polyline that does not
+/// pass through `m`): an arc, as its start and length in [`pseudo_angle`] units. `None` when
+/// that is every direction (the ring goes round `m`, or an edge passes too near `m` to tell).
+/// A connected set not holding `m` is seen from it within one arc, and its outline's arc is
+/// the set's.
+fn ring_arc(m: Point, ring: &[Point]) -> Option<(f64, f64)> {
+    let first = pseudo_angle(ring.first()?.sub(m))?;
+    let (mut at, mut lo, mut hi, mut prev) = (first, first, first, first);
+    for q in ring.iter().skip(1).chain(ring.first()) {
+        let a = pseudo_angle(q.sub(m))?;
+        let step = (a - prev + 2.0).rem_euclid(4.0) - 2.0;
+        if step.abs() > ARC_STEP_LIMIT {
+            return None;
+        }
+        at += step;
+        lo = lo.min(at);
+        hi = hi.max(at);
+        prev = a;
+    }
+    (hi - lo < 4.0).then(|| (lo.rem_euclid(4.0), hi - lo))
+}
+
+/// Directions from `m` in which a ray meets none of the rings `outlines` (the surfaces'
+/// outer rings, `m` in none of them), the middles of the gaps between the arcs they are seen
+/// in, widest gap first. A ray in one of them may still graze a surface (the arcs are found
+/// in floating point): each needs the exact test.
+fn free_directions<'a>(m: Point, outlines: impl Iterator<Item = &'a [Point]>) -> Vec<Point> {
+    let mut arcs: Vec<(f64, f64)> = Vec::new();
+    for ring in outlines {
+        let Some((start, len)) = ring_arc(m, ring) else {
+            return Vec::new();
+        };
+        let end = start + len;
+        if end > 4.0 {
+            arcs.push((start, 4.0));
+            arcs.push((0.0, end - 4.0));
+        } else {
+            arcs.push((start, end));
+        }
+    }
+    arcs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut gaps: Vec<(f64, f64)> = Vec::new();
+    let mut covered = 0.0f64;
+    let first = arcs.first().map_or(4.0, |a| a.0);
+    for (a, b) in arcs {
+        if a > covered {
+            gaps.push((covered, a));
+        }
+        covered = covered.max(b);
+    }
+    // The gap across the start of the circle.
+    if covered < 4.0 || first > 0.0 {
+        gaps.retain(|g| g.0 > 0.0);
+        gaps.push((covered, 4.0 + first));
+    }
+    gaps.retain(|g| g.1 > g.0);
+    gaps.sort_by(|a, b| (b.1 - b.0).total_cmp(&(a.1 - a.0)).then(a.0.total_cmp(&b.0)));
+    gaps.into_iter().map(|(a, b)| pseudo_direction(0.5 * (a + b))).collect()
+}
+
 /// How far (metres) a vertex that the overlay put on a side of the region may lie from the
 /// straight edge of the whole outline that it cuts: two steps of the block grid (rounding
 /// puts it within one).
@@ -1811,7 +1930,7 @@ fn spliced_faces(
     boxes: &[Bbox],
     extent: Bbox,
     old: &[&Polygon],
-    outer: &dyn Fn(Point) -> bool,
+    outer: &dyn Fn(&[Point]) -> bool,
 ) -> Option<Vec<Face>> {
     use i_overlay::core::overlay_rule::OverlayRule;
     // Most vertices of the old outlines lie far from the region: its box answers for them.
@@ -1979,7 +2098,7 @@ fn spliced_faces(
     // of the region, and those that run into it.
     let mut outer_piece: Vec<bool> = (0..pieces.len()).map(|i| after_piece[i].is_none()).collect();
     for i in 0..pieces.len() {
-        if outer_piece[i] && !sides[beyond[i]].iter().any(|&m| outer(m)) {
+        if outer_piece[i] && !outer(&sides[beyond[i]]) {
             return None;
         }
     }
@@ -2062,6 +2181,86 @@ fn spliced_faces(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pseudo_angles_grow_with_the_angle_and_turn_back_into_directions() {
+        let mut last = -1.0;
+        for k in 0..360 {
+            let angle = (k as f64).to_radians();
+            let d = Point::new(angle.cos(), angle.sin());
+            let p = pseudo_angle(d).unwrap();
+            assert!((0.0..4.0).contains(&p) && p > last, "{k}°: {p} after {last}");
+            last = p;
+            let back = pseudo_direction(p);
+            let cross = back.x * d.y - back.y * d.x;
+            assert!(cross.abs() < 1e-12 && back.x * d.x + back.y * d.y > 0.0, "{k}°: {back:?}");
+            // Opposite directions are 2 apart.
+            let opposite = pseudo_angle(Point::new(-d.x, -d.y)).unwrap();
+            assert!(((opposite - p).rem_euclid(4.0) - 2.0).abs() < 1e-12, "{k}°");
+        }
+        assert_eq!(pseudo_angle(Point::new(0.0, 0.0)), None);
+        assert_eq!(pseudo_angle(Point::new(f64::NAN, 1.0)), None);
+    }
+
+    fn square(cx: f64, cy: f64, r: f64) -> Vec<Point> {
+        vec![
+            Point::new(cx - r, cy - r),
+            Point::new(cx + r, cy - r),
+            Point::new(cx + r, cy + r),
+            Point::new(cx - r, cy + r),
+        ]
+    }
+
+    #[test]
+    fn a_ring_is_seen_in_one_arc_unless_it_goes_round() {
+        let m = Point::new(0.0, 0.0);
+        // A square to the east, seen between -45° and +45°: pseudo-angles 3.5 to 0.5.
+        let (start, len) = ring_arc(m, &square(2.0, 0.0, 1.0)).unwrap();
+        assert!((start - 3.5).abs() < 1e-12 && (len - 1.0).abs() < 1e-12, "{start} {len}");
+        // A U open to the west, round the point: more than half a turn, not all of it.
+        let u = vec![
+            Point::new(-1.0, 2.0),
+            Point::new(2.0, 2.0),
+            Point::new(2.0, -2.0),
+            Point::new(-1.0, -2.0),
+            Point::new(-1.0, -1.0),
+            Point::new(1.0, -1.0),
+            Point::new(1.0, 1.0),
+            Point::new(-1.0, 1.0),
+        ];
+        let (_, len) = ring_arc(m, &u).unwrap();
+        assert!(len > 2.0 && len < 4.0, "{len}");
+        // A ring round the point: every direction.
+        assert_eq!(ring_arc(m, &square(0.0, 0.0, 1.0)), None);
+        // An edge through the point cannot be told.
+        assert_eq!(ring_arc(m, &[Point::new(-1.0, 0.0), Point::new(1.0, 0.0), Point::new(0.0, 1.0)]), None);
+    }
+
+    #[test]
+    fn free_directions_pass_between_the_rings() {
+        let m = Point::new(0.0, 0.0);
+        // Squares east, north and south, and west: the gaps are the four diagonals.
+        let rings = [square(3.0, 0.0, 1.0), square(0.0, 3.0, 1.0), square(0.0, -3.0, 1.0), square(-3.0, 0.0, 1.0)];
+        let free = free_directions(m, rings.iter().map(Vec::as_slice));
+        assert_eq!(free.len(), 4);
+        for d in &free {
+            assert!((d.x.abs() - d.y.abs()).abs() < 1e-12, "{d:?}");
+        }
+        // Closed off on every side by a ring round the point: none.
+        let round = [square(0.0, 0.0, 5.0)];
+        assert!(free_directions(m, round.iter().map(Vec::as_slice)).is_empty());
+        // Only a gap across the start of the circle (east): found.
+        let u = [vec![
+            Point::new(1.0, 1.0),
+            Point::new(-2.0, 1.0),
+            Point::new(-2.0, -1.0),
+            Point::new(1.0, -1.0),
+            Point::new(-1.0, -0.5),
+            Point::new(-1.0, 0.5),
+        ]];
+        let free = free_directions(m, u.iter().map(Vec::as_slice));
+        assert!(!free.is_empty() && free[0].x > 0.0 && free[0].y.abs() < 1e-12, "{free:?}");
+    }
 
     #[test]
     fn segment_meets_boxes_it_crosses_only() {
