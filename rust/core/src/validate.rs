@@ -353,6 +353,49 @@ fn for_each_overlapping_pair<T>(
     None
 }
 
+/// [`for_each_overlapping_pair`] for an `f` whose breaks depend on the pair alone and whose
+/// other effects do not depend on the order of the pairs: above `limit` boxes the pairs are
+/// offered as the sweep finds them, without gathering and sorting them first. Where `f` breaks
+/// (or the sweep runs over its budget), every pair is offered again in increasing `(i, j)`
+/// order, so that the break given is the first in that order; `f` may then see a pair twice.
+fn for_each_overlapping_pair_any_order<T>(
+    boxes: &[Bbox],
+    limit: usize,
+    mut f: impl FnMut(usize, usize) -> ControlFlow<T>,
+) -> Option<T> {
+    if boxes.len() <= limit {
+        return for_each_overlapping_pair(boxes, limit, f);
+    }
+    let mut keyed: Vec<(i64, usize)> =
+        (0..boxes.len()).filter(|&i| boxes[i].is_finite()).map(|i| (total_order_key(boxes[i].min[0]), i)).collect();
+    keyed.sort_unstable();
+    let budget = boxes.len().saturating_mul(SWEEP_WORK_PER_BOX);
+    let mut work = 0usize;
+    let mut settled = true;
+    'sweep: for (k, &(_, i)) in keyed.iter().enumerate() {
+        let a = &boxes[i];
+        for &(_, j) in &keyed[k + 1..] {
+            let b = &boxes[j];
+            if b.min[0] > a.max[0] {
+                break;
+            }
+            work += 1;
+            if work > budget {
+                settled = false;
+                break 'sweep;
+            }
+            if a.min[1] <= b.max[1] && b.min[1] <= a.max[1] && f(i.min(j), i.max(j)).is_break() {
+                settled = false;
+                break 'sweep;
+            }
+        }
+    }
+    if settled {
+        return None;
+    }
+    for_each_overlapping_pair(boxes, limit, f)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rings.
 
@@ -452,7 +495,9 @@ fn ring_problem_beside(ring: &[Point], other: &[Point]) -> Result<bool, RingProb
         })
         .collect();
     let mut clear = true;
-    let problem = for_each_overlapping_pair(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
+    // Whether the rings stay clear does not depend on the order of the pairs, and a crossing
+    // on the pair alone.
+    let problem = for_each_overlapping_pair_any_order(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
         if j >= n {
             // Only a pair with one edge of each ring matters; a hit there is noted, and the
             // search goes on for the ring's own crossings.
@@ -526,7 +571,7 @@ pub(crate) fn ring_is_clear(ring: &[Point], clearance: f64) -> bool {
     let pinch = |k: usize, e: usize| {
         apart(k, e) && crate::geom::project_on_segment(ring[k], ring[e], ring[next(e, n)]).1 <= clearance
     };
-    for_each_overlapping_pair(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
+    for_each_overlapping_pair_any_order(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
         let (ni, nj) = (next(i, n), next(j, n));
         if pinch(j, i) || pinch(nj, i) || pinch(i, j) || pinch(ni, j) {
             ControlFlow::Break(())
@@ -1314,6 +1359,26 @@ mod tests {
             let brute = collect(usize::MAX);
             assert!(!brute.is_empty());
             assert_eq!(brute, collect(0));
+            // In any order: the same pairs (some twice where the sweep ran over its budget),
+            // and the first break in (i, j) order.
+            let mut any = Vec::new();
+            for_each_overlapping_pair_any_order::<()>(&boxes, 0, |i, j| {
+                any.push((i, j));
+                ControlFlow::Continue(())
+            });
+            any.sort_unstable();
+            any.dedup();
+            assert_eq!(brute, any);
+            let breaks = |i: usize, j: usize| {
+                if (i + j) % 7 == 3 {
+                    ControlFlow::Break((i, j))
+                } else {
+                    ControlFlow::Continue(())
+                }
+            };
+            let first = for_each_overlapping_pair(&boxes, usize::MAX, breaks);
+            assert!(first.is_some());
+            assert_eq!(first, for_each_overlapping_pair_any_order(&boxes, 0, breaks));
             assert_eq!(Some(brute), overlapping_pairs_by_sweep(&boxes, usize::MAX));
         }
     }
