@@ -175,35 +175,49 @@ fn wavefront_inset(block: &Polygon, band: f64) -> Option<Vec<Point>> {
         }
     }
     let w = Wavefront { ring: &ring, dir: &dir };
-    let mut now = 0.0;
+    // When each wavefront edge shrinks to nothing, if it does before `band`. An edge's length
+    // is linear in the offset while its neighbours stay, so only the two neighbours of an edge
+    // that goes need theirs again. `None` (no inset) for an edge no longer there at `now`.
+    let event = |front: &[Front], k: usize, now: f64| -> Option<Option<f64>> {
+        let at_band = w.length(front, k, band)?;
+        if at_band > 0.0 {
+            return Some(None);
+        }
+        let at_now = w.length(front, k, now)?;
+        if !(at_now > 0.0) {
+            return None;
+        }
+        Some(Some(now + (band - now) * at_now / (at_now - at_band)))
+    };
+    let mut when: Vec<Option<f64>> = (0..front.len()).map(|k| event(&front, k, 0.0)).collect::<Option<_>>()?;
     loop {
         let m = front.len();
         if m < 3 {
             return None;
         }
-        // The edge that shrinks to nothing first, if any does before `band`.
+        // The edge that shrinks to nothing first (the first of equals).
         let mut first: Option<(f64, usize)> = None;
-        for k in 0..m {
-            let at_band = w.length(&front, k, band)?;
-            if at_band > 0.0 {
-                continue;
-            }
-            let at_now = w.length(&front, k, now)?;
-            if !(at_now > 0.0) {
-                return None;
-            }
-            let when = now + (band - now) * at_now / (at_now - at_band);
-            if first.is_none_or(|f| when < f.0) {
-                first = Some((when, k));
+        for (k, t) in when.iter().enumerate() {
+            if let Some(t) = *t {
+                if first.is_none_or(|f| t < f.0) {
+                    first = Some((t, k));
+                }
             }
         }
-        let Some((when, k)) = first else { break };
+        let Some((now, k)) = first else { break };
         let (prev, next) = (front[(k + m - 1) % m], front[(k + 1) % m]);
         if !(w.dir(prev).cross(w.dir(next)) > 0.0) {
             return None;
         }
         front.remove(k);
-        now = when;
+        when.remove(k);
+        let m = m - 1;
+        if m < 3 {
+            return None;
+        }
+        let (before, after) = ((k + m - 1) % m, k % m);
+        when[before] = event(&front, before, now)?;
+        when[after] = event(&front, after, now)?;
     }
     let m = front.len();
     let out: Vec<Point> = (0..m).map(|k| w.meet(front[k], front[(k + 1) % m], band)).collect::<Option<_>>()?;
