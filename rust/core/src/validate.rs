@@ -603,13 +603,17 @@ fn ring_orientation(ring: &[Point]) -> i8 {
 /// (non-zero winding number); exact. O(n).
 pub fn point_in_ring(p: Point, ring: &[Point]) -> bool {
     let n = ring.len();
-    if n < 3 || !is_finite(p) || !ring.iter().all(|&q| is_finite(q)) {
+    if n < 3 || !is_finite(p) {
         return false;
     }
     let mut winding: i64 = 0;
     for i in 0..n {
         let a = ring[i];
         let b = ring[next(i, n)];
+        // A ring with a vertex that is not finite holds no point (every vertex is an `a` once).
+        if !is_finite(a) {
+            return false;
+        }
         // Only an edge that spans `p.y` can change the winding number, and only one whose box
         // holds `p` can hold `p`: the others need no orientation test.
         let spans = (a.y <= p.y) != (b.y <= p.y);
