@@ -502,3 +502,13 @@ fn a_mouth_that_moves_by_a_rounding_step_is_seen() {
         check_step(&format!("kotka move {k} (road {})", road.id), &mut session, Edit::Upsert(road));
     }
 }
+
+/// A copy of a road beside it closes a new block with another road that the first frame of the
+/// block stage left out (it lay more than a metre from every changed box): that frame gave the
+/// new block's face as part of the outer face, and the update lost the block (found by the
+/// property test with `PROPTEST_RNG_SEED=14`).
+#[test]
+fn a_copy_that_closes_a_block_with_a_far_road_keeps_it() {
+    let input = load("osm/kotka.roads.json");
+    run_input("kotka", input, &[Op::Copy(45, 17.05761674424828, 12.140343932164788)], false);
+}

@@ -173,15 +173,6 @@ const FULL_BUILD_SHARE: f64 = 0.5;
 /// Builds of the window before an update falls back to a full build.
 const MAX_ROUNDS: usize = 16;
 
-/// How far past the boxes that make up an update's first block frame (the changed surfaces,
-/// the blocks to find again) a surface may lie and still go into that frame's overlay, metres.
-/// A surface that bounds one of those blocks touches its box; the margin takes in those that
-/// bound it after a small move, or at the tip of a spike cut from its outline. One that is
-/// left out but meets a face found fails the frame (nothing wrong comes of a small margin, only
-/// larger frames more often). Until 2026-12-02 it was the widest road (14 m on liege): the
-/// overlay then held the surfaces across the road from those blocks too.
-const NEAR_FIRST_FRAME: f64 = 1.0;
-
 /// Points of a face from which [`Session::escapes`] casts rays, and rays per point (evenly
 /// spread directions).
 const ESCAPE_POINTS: usize = 8;
@@ -551,8 +542,7 @@ impl Session {
             Some(frame) => {
                 let all = Regions::of(frame);
                 // The road pieces' and junctions' meshes do not depend on the blocks.
-                let (found, surfaces) =
-                    rayon::join(|| self.find_blocks(frame, &all, &all, None, None, None), surface_meshes);
+                let (found, surfaces) = rayon::join(|| self.find_blocks(frame, &all, &all, None, None), surface_meshes);
                 // No block stays, so none can clash; and the whole frame refuses nothing.
                 if let Ok(found) = found {
                     self.take_blocks(found, &all, &mut Changes::default());
@@ -907,7 +897,7 @@ impl Session {
             }
         }
         changes.stats.full_blocks = true;
-        let _ = self.blocks_in(whole, changed, &redo, None, None, changes);
+        let _ = self.blocks_in(whole, changed, &redo, None, changes);
     }
 
     /// The frames that [`Session::local_blocks`] tries, in turn, around what `redo` holds:
@@ -951,19 +941,18 @@ impl Session {
             }
             frames.push(f);
         }
-        // The first frame takes only the surfaces near the boxes that make it up (a frame
-        // around blocks on two sides of a road holds many surfaces that bound neither); the
-        // larger frames, which look for faces larger than those boxes, take all of theirs.
-        let near: Vec<Bbox> = boxes.iter().map(|b| grow(*b, NEAR_FIRST_FRAME)).collect();
-        for (k, frame) in frames.into_iter().enumerate() {
+        // Every frame takes all the surfaces that meet it. (A first frame with only the
+        // surfaces near the boxes that make it up missed a block that a copied road closed
+        // with a road it left out: the face ran out to the frame through the gap, and, joined
+        // to the outer face, passed for it.)
+        for frame in frames {
             // Far from the origin the overlay's grid depends on its extent: only the whole
             // network's frame gives the pipeline's outlines there.
             let anchored = |f: Bbox| crate::overlay::anchored(f, crate::blocks::BLOCK_GRID);
             if contains(frame, whole) || !anchored(frame) || !anchored(whole) {
                 break;
             }
-            let near = (k == 0).then_some(near.as_slice());
-            match self.blocks_in(frame, changed, redo, Some(whole), near, changes) {
+            match self.blocks_in(frame, changed, redo, Some(whole), changes) {
                 Err(Refused::Frame) => continue,
                 done_or_clash => return done_or_clash,
             }
@@ -1016,7 +1005,7 @@ impl Session {
         let mut found = spliced_faces(&surfaces, &boxes, whole, &old, &|m| self.open_from(m, whole))?;
         found.extend(kept);
         let frame = found.iter().fold(region, |u, f| union_box(u, polygon_box(&f.polygon)));
-        match self.find_blocks(grow(frame, margin), changed, redo, Some(whole), None, Some(found)) {
+        match self.find_blocks(grow(frame, margin), changed, redo, Some(whole), Some(found)) {
             Ok(found) => {
                 self.take_blocks(found, redo, changes);
                 Some(Ok(()))
@@ -1129,10 +1118,9 @@ impl Session {
         changed: &Regions,
         redo: &Regions,
         network: Option<Bbox>,
-        near: Option<&[Bbox]>,
         changes: &mut Changes,
     ) -> Result<(), Refused> {
-        match self.find_blocks(frame, changed, redo, network, near, None) {
+        match self.find_blocks(frame, changed, redo, network, None) {
             Ok(found) => {
                 self.take_blocks(found, redo, changes);
                 Ok(())
@@ -1143,7 +1131,7 @@ impl Session {
                 // every old block and dropped face, even one outside the network's new frame).
                 let old = self.block_box.iter().chain(self.dropped.iter().map(|d| &d.1));
                 let all = Regions::of(old.fold(frame, |u, b| union_box(u, *b)));
-                self.blocks_in(frame, &all, &all, None, None, changes)
+                self.blocks_in(frame, &all, &all, None, changes)
             }
             Err(e) => Err(e),
         }
@@ -1157,7 +1145,6 @@ impl Session {
         changed: &Regions,
         redo: &Regions,
         network: Option<Bbox>,
-        near: Option<&[Bbox]>,
         given: Option<Vec<Face>>,
     ) -> Result<FoundBlocks, Refused> {
         let whole = network.is_none();
@@ -1169,22 +1156,15 @@ impl Session {
             Some(_) => (Vec::new(), Vec::new()),
             None => (pick(&self.piece_box), pick(&self.junction_box)),
         };
-        // With `near`, only the surfaces that meet one of its boxes go into the overlay; the
-        // boxes of those left out, to check that no face found runs over one of them.
-        let wanted = |b: &Bbox| near.is_none_or(|n| n.iter().any(|x| meets(*x, *b)));
-        let (pw, po): (Vec<usize>, Vec<usize>) = pi.iter().partition(|&&i| wanted(&self.piece_box[i]));
-        let (jw, jo): (Vec<usize>, Vec<usize>) = ji.iter().partition(|&&i| wanted(&self.junction_box[i]));
-        let left_out: Vec<Bbox> =
-            po.iter().map(|&i| self.piece_box[i]).chain(jo.iter().map(|&i| self.junction_box[i])).collect();
         let surfaces =
-            pw.iter().map(|&i| &self.net.pieces[i].polygon).chain(jw.iter().map(|&i| &self.net.junctions[i].polygon));
+            pi.iter().map(|&i| &self.net.pieces[i].polygon).chain(ji.iter().map(|&i| &self.net.junctions[i].polygon));
         // The whole network's faces are found as the pipeline finds them, part by part.
-        let found = match (given, whole, near) {
-            (Some(inner), _, _) => Faces { inner, outer: Vec::new() },
-            (None, true, None) => {
+        let found = match (given, whole) {
+            (Some(inner), _) => Faces { inner, outer: Vec::new() },
+            (None, true) => {
                 whole_faces(&self.net, &self.settings).unwrap_or(Faces { inner: Vec::new(), outer: Vec::new() })
             }
-            (None, _, _) => faces(surfaces, frame),
+            (None, false) => faces(surfaces, frame),
         };
         if let Some(net_frame) = network {
             // A face that reaches the frame where surfaces changed may be larger than the frame,
@@ -1235,11 +1215,6 @@ impl Session {
             let fb = polygon_box(&face.polygon);
             if !redo.meets(fb) {
                 continue;
-            }
-            // A surface left out where the face lies could have cut it: it may be two faces
-            // (or a face and part of another) run together.
-            if left_out.iter().any(|b| meets(*b, fb)) {
-                return Err(Refused::Frame);
             }
             if face.area < self.settings.min_block_area {
                 small.push(face);
