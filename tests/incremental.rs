@@ -512,3 +512,13 @@ fn a_copy_that_closes_a_block_with_a_far_road_keeps_it() {
     let input = load("osm/kotka.roads.json");
     run_input("kotka", input, &[Op::Copy(45, 17.05761674424828, 12.140343932164788)], false);
 }
+
+/// A move after which a block's face is joined around the change: its outline comes out the
+/// full build's, but its raw face held other vertices on the block grid where the cleaning
+/// takes them away; the block's area was the raw face's and differed in the fifth digit (found
+/// by the property test with `PROPTEST_RNG_SEED=18`). A block's area is its outline's now.
+#[test]
+fn a_joined_block_has_the_area_of_its_outline() {
+    let input = load("osm/liege_center.roads.json");
+    run_input("liege_center", input, &[Op::Move(7730583217330876928, -30.840888671148363, 7.422118993095131)], false);
+}

@@ -721,7 +721,7 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
     );
     faces
         .into_par_iter()
-        .map(|Face { mut polygon, area, corner }| {
+        .map(|Face { mut polygon, corner, .. }| {
             let q = [corner.x, corner.y];
             // The nearest segment; among equally near ones the smallest (piece id, segment).
             let mut best: Option<(f64, usize, usize)> = None;
@@ -758,6 +758,10 @@ pub(crate) fn name_faces(faces: Vec<Face>, pieces: &[&RoadPiece], settings: &Set
                 beside.sort_by(|a, b| a.id.cmp(&b.id));
                 vertex_bands(&polygon, &profile, &beside, settings)
             };
+            // The area of the outline given, not of the face before cleaning: the raw face's
+            // outline holds vertices the cleaning takes away (a spike's, one on a straight run)
+            // whose rounding onto the block grid depends on the other outlines in its overlay.
+            let area = polygon_area(&polygon);
             let block = Block { id: String::new(), polygon, area, profile, bands, lots: Vec::new() };
             ((base, corner, block), dist2)
         })

@@ -201,7 +201,7 @@ pub struct Block {
     pub id: String,
     /// The block's outline; holes are other parts of the network inside it.
     pub polygon: Polygon,
-    /// Area, square metres.
+    /// Area of `polygon` (the exterior's less the holes'), square metres.
     pub area: f64,
     /// The block's cross-section: the profile of the road that names it, on the block's side
     /// (`sidewalk_left` and `sidewalk_right` both hold that side's sidewalk width).
