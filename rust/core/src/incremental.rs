@@ -911,11 +911,9 @@ impl Session {
         changes: &mut Changes,
     ) -> Result<(), Refused> {
         let mut w = EMPTY;
-        let mut boxes: Vec<Bbox> = redo.boxes.clone();
         for b in changed.boxes.iter().chain(&self.block_box).chain(self.dropped.iter().map(|d| &d.1)) {
             if redo.meets(*b) {
                 w = union_box(w, *b);
-                boxes.push(*b);
             }
         }
         changes.stats.joins_tried += 1;
