@@ -1866,21 +1866,18 @@ fn free_directions<'a>(m: Point, outlines: impl Iterator<Item = &'a [Point]>) ->
         }
     }
     arcs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let Some(&(first, _)) = arcs.first() else {
+        return vec![pseudo_direction(0.0)];
+    };
+    // Round the circle from the first arc's start, and back to it.
     let mut gaps: Vec<(f64, f64)> = Vec::new();
-    let mut covered = 0.0f64;
-    let first = arcs.first().map_or(4.0, |a| a.0);
-    for (a, b) in arcs {
+    let mut covered = first;
+    for (a, b) in arcs.into_iter().chain([(first + 4.0, first + 4.0)]) {
         if a > covered {
             gaps.push((covered, a));
         }
         covered = covered.max(b);
     }
-    // The gap across the start of the circle.
-    if covered < 4.0 || first > 0.0 {
-        gaps.retain(|g| g.0 > 0.0);
-        gaps.push((covered, 4.0 + first));
-    }
-    gaps.retain(|g| g.1 > g.0);
     gaps.sort_by(|a, b| (b.1 - b.0).total_cmp(&(a.1 - a.0)).then(a.0.total_cmp(&b.0)));
     gaps.into_iter().map(|(a, b)| pseudo_direction(0.5 * (a + b))).collect()
 }

@@ -256,36 +256,54 @@ impl Bbox {
 const SWEEP_WORK_PER_BOX: usize = 32;
 
 /// The overlapping pairs `(i, j)`, `i < j`, of the finite boxes, sorted, found by sweeping the
-/// boxes in order of their lowest x (sort and sweep: a box meets only the boxes that start
-/// before it ends). `None` when that takes more than `budget` comparisons.
+/// boxes in order of their lowest x ([`sweep_pairs`]). `None` when that takes more than
+/// `budget` comparisons.
 fn overlapping_pairs_by_sweep(boxes: &[Bbox], budget: usize) -> Option<Vec<(usize, usize)>> {
+    let mut pairs = Vec::new();
+    let done = sweep_pairs(boxes, budget, |i, j| {
+        pairs.push((i, j));
+        ControlFlow::<()>::Continue(())
+    });
+    if done.is_break() {
+        return None;
+    }
+    pairs.sort_unstable();
+    Some(pairs)
+}
+
+/// Calls `f(i, j)`, `i < j`, for the overlapping pairs of the finite boxes in the order a sweep
+/// finds them (sort and sweep: the boxes in order of their lowest x, each meeting only the
+/// boxes that start before it ends), until `f` breaks. `Break(None)` when the sweep would take
+/// more than `budget` comparisons, `Break(Some(t))` when `f` broke with `t`.
+fn sweep_pairs<T>(
+    boxes: &[Bbox],
+    budget: usize,
+    mut f: impl FnMut(usize, usize) -> ControlFlow<T>,
+) -> ControlFlow<Option<T>> {
     // Sorted by (lowest x, index) as plain integers: `f64::total_cmp`'s order of the lowest x is
     // the order of these keys, and a sort of pairs of integers runs several times faster than
     // one that looks the boxes up to compare them.
     let mut keyed: Vec<(i64, usize)> =
         (0..boxes.len()).filter(|&i| boxes[i].is_finite()).map(|i| (total_order_key(boxes[i].min[0]), i)).collect();
     keyed.sort_unstable();
-    let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
-    let mut pairs = Vec::new();
     let mut work = 0usize;
-    for (k, &i) in order.iter().enumerate() {
+    for (k, &(_, i)) in keyed.iter().enumerate() {
         let a = &boxes[i];
-        for &j in &order[k + 1..] {
+        for &(_, j) in &keyed[k + 1..] {
             let b = &boxes[j];
             if b.min[0] > a.max[0] {
                 break;
             }
             work += 1;
             if work > budget {
-                return None;
+                return ControlFlow::Break(None);
             }
             if a.min[1] <= b.max[1] && b.min[1] <= a.max[1] {
-                pairs.push((i.min(j), i.max(j)));
+                f(i.min(j), i.max(j)).map_break(Some)?;
             }
         }
     }
-    pairs.sort_unstable();
-    Some(pairs)
+    ControlFlow::Continue(())
 }
 
 /// An integer whose order is [`f64::total_cmp`]'s order of `x`.
@@ -366,31 +384,8 @@ fn for_each_overlapping_pair_any_order<T>(
     if boxes.len() <= limit {
         return for_each_overlapping_pair(boxes, limit, f);
     }
-    let mut keyed: Vec<(i64, usize)> =
-        (0..boxes.len()).filter(|&i| boxes[i].is_finite()).map(|i| (total_order_key(boxes[i].min[0]), i)).collect();
-    keyed.sort_unstable();
     let budget = boxes.len().saturating_mul(SWEEP_WORK_PER_BOX);
-    let mut work = 0usize;
-    let mut settled = true;
-    'sweep: for (k, &(_, i)) in keyed.iter().enumerate() {
-        let a = &boxes[i];
-        for &(_, j) in &keyed[k + 1..] {
-            let b = &boxes[j];
-            if b.min[0] > a.max[0] {
-                break;
-            }
-            work += 1;
-            if work > budget {
-                settled = false;
-                break 'sweep;
-            }
-            if a.min[1] <= b.max[1] && b.min[1] <= a.max[1] && f(i.min(j), i.max(j)).is_break() {
-                settled = false;
-                break 'sweep;
-            }
-        }
-    }
-    if settled {
+    if sweep_pairs(boxes, budget, &mut f).is_continue() {
         return None;
     }
     for_each_overlapping_pair(boxes, limit, f)
