@@ -117,6 +117,16 @@ impl MeshSink for AbiMeshSink {
     }
 
     fn end_feature(&mut self) {}
+
+    fn reserve(&mut self, vertices: usize, triangles: usize) {
+        if let Some(m) = self.meshes.last_mut() {
+            m.positions.reserve(3 * vertices);
+            m.normals.reserve(3 * vertices);
+            m.uvs.reserve(2 * vertices);
+            m.indices.reserve(3 * triangles);
+            m.slots.reserve(triangles);
+        }
+    }
 }
 
 const fn slot_code(slot: MaterialSlot) -> u32 {

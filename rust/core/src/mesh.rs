@@ -177,6 +177,7 @@ pub(crate) fn surface_meshes(
 pub(crate) fn replay<S: MeshSink + ?Sized>(m: &crate::mesh_types::FeatureMesh, sink: &mut S) {
     let Some(kind) = m.kind else { return };
     sink.begin_feature(kind, &m.id);
+    sink.reserve(m.vertices.len(), m.triangles.len());
     for v in &m.vertices {
         sink.vertex(*v);
     }
@@ -246,6 +247,7 @@ fn road_mesh(p: &RoadPiece, ends: [Option<&Junction>; 2], settings: &Settings, s
                 .or_else(|| swept(p, &line, ends, settings, snap, true).ok())
                 .unwrap_or_default(),
         };
+        sink.reserve(verts.len(), tris.len());
         for v in &verts {
             sink.vertex(*v);
         }
@@ -680,6 +682,7 @@ fn junction_mesh(j: &Junction, ms: &[Mouth], snap: f64, sink: &mut dyn MeshSink)
     };
     let pos: Vec<Point3> = t.vertices.iter().map(|q| Point3::new(q.x, q.y, height(*q))).collect();
     let normals = smooth_normals(&pos, &t.triangles);
+    sink.reserve(pos.len(), t.triangles.len());
     let mut verts = Vec::with_capacity(pos.len());
     for (q, nrm) in pos.iter().zip(&normals) {
         let v = MeshVertex { position: *q, normal: *nrm, uv: [q.x, q.y] };
@@ -779,6 +782,14 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
     let mut verts: Vec<MeshVertex> = Vec::new();
     // The top: the sidewalk band (the block minus its lots) and the lots, at curb height.
     let BlockTop { surfaces: top, bottom } = block_top(b);
+    let bottom = bottom.unwrap_or_else(|| triangulate_plain(&b.polygon));
+    // Room for it all at once: the top's, four vertices and two triangles per skirt edge, the
+    // bottom's.
+    let edges: usize = std::iter::once(&b.polygon.exterior).chain(b.polygon.holes.iter()).map(Vec::len).sum();
+    let vertices = top.iter().map(|(t, _)| t.vertices.len()).sum::<usize>() + 4 * edges + bottom.vertices.len();
+    let triangles = top.iter().map(|(t, _)| t.triangles.len()).sum::<usize>() + 2 * edges + bottom.triangles.len();
+    verts.reserve(vertices);
+    sink.reserve(vertices, triangles);
     for (t, slots) in &top {
         let base = verts.len() as u32;
         // Smooth across the top, following the road's heights (up where the block is level).
@@ -813,7 +824,7 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
     // The bottom, at road level, facing down: the platform is a closed solid. The block's own
     // triangulation, not the top's triangles turned over: those hold the lots' rings too, about
     // twice as many triangles.
-    let t = bottom.unwrap_or_else(|| triangulate_plain(&b.polygon));
+    let t = bottom;
     let base = verts.len() as u32;
     for q in &t.vertices {
         sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, heights.at(*q)), DOWN, [q.x, q.y]);

@@ -84,6 +84,12 @@ pub trait MeshSink {
     fn triangle(&mut self, a: u32, b: u32, c: u32, slot: MaterialSlot);
     /// Ends the feature's mesh.
     fn end_feature(&mut self);
+    /// A hint, after [`begin_feature`](MeshSink::begin_feature): about this many more vertices
+    /// and triangles will follow in this feature, so that a sink can make room for them at once.
+    /// By default nothing.
+    fn reserve(&mut self, vertices: usize, triangles: usize) {
+        let _ = (vertices, triangles);
+    }
     /// Takes one whole feature's mesh: by default, through the calls above. A sink that keeps
     /// [`FeatureMesh`]es can take it as it is, without a copy.
     fn feature(&mut self, mesh: FeatureMesh) {
@@ -136,6 +142,14 @@ impl MeshSink for MeshCollector {
     }
 
     fn end_feature(&mut self) {}
+
+    fn reserve(&mut self, vertices: usize, triangles: usize) {
+        if let Some(m) = self.meshes.last_mut() {
+            m.vertices.reserve(vertices);
+            m.triangles.reserve(triangles);
+            m.slots.reserve(triangles);
+        }
+    }
 
     fn feature(&mut self, mesh: FeatureMesh) {
         if mesh.kind.is_some() {
