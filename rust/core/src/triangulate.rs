@@ -584,8 +584,8 @@ fn collect(cdt: &Cdt) -> Triangulation {
 /// 32-bit indices.
 fn collect_classified(cdt: &Cdt, class: &[Option<bool>]) -> (Triangulation, Vec<bool>) {
     let mut map: Vec<Option<u32>> = vec![None; cdt.num_vertices()];
-    let mut used: Vec<[usize; 3]> = Vec::new();
-    let mut flags: Vec<bool> = Vec::new();
+    let mut used: Vec<[usize; 3]> = Vec::with_capacity(cdt.num_inner_faces());
+    let mut flags: Vec<bool> = Vec::with_capacity(cdt.num_inner_faces());
     for face in cdt.inner_faces() {
         let Some(flag) = class.get(face.fix().index()).copied().flatten() else {
             continue;
