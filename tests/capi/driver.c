@@ -1047,6 +1047,27 @@ static void section_threads(void) {
     CHECK(rg_network_free(one) == RgResult_Ok && rg_network_free(h) == RgResult_Ok, "free");
 }
 
+/* The calling thread joins the worker pool (first, before any call starts the pool): one thread
+   is refused, the start works once, a second start is refused with a message, and every later
+   section runs on the pool this thread is part of (section threads: calls from other threads,
+   which only the other worker takes). */
+static void section_workers(void) {
+    CHECK(rg_workers_start(1) == RgResult_InvalidArgument, "one thread refused");
+    CHECK(strstr(last_error(0), "at least 2") != NULL, "one thread: %s", last_error(0));
+    CHECK(rg_workers_start(2) == RgResult_Ok, "start with this thread: %s", last_error(0));
+    CHECK(rg_workers_start(2) == RgResult_InvalidArgument, "second start refused");
+    CHECK(strstr(last_error(0), "worker pool") != NULL, "second start: %s", last_error(0));
+    static Scene s;
+    build_scene(&s, 100.0, 1);
+    RgSettings settings = settings_for(RG_UNITS_CENTIMETRES, RG_FRAME_LEFT_HANDED_Z_UP);
+    RgHandle h = 0;
+    REQUIRE(rg_network_new(&h) == RgResult_Ok, "new");
+    RgNetworkView v;
+    generate_scene(h, &s, &settings, &v);
+    check_scene_view(&v, &s);
+    CHECK(rg_network_free(h) == RgResult_Ok, "free");
+}
+
 static void section_version(void) {
     uint32_t v = rg_abi_version();
     CHECK(v == (uint32_t)ROADGEN_ABI_VERSION, "library %u, header %u", v, (unsigned)ROADGEN_ABI_VERSION);
@@ -1252,6 +1273,7 @@ int main(int argc, char **argv) {
         section_##name();                                \
         ++ran;                                           \
     }
+    SECTION(workers)
     SECTION(version)
     SECTION(scene)
     SECTION(compare)

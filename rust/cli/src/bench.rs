@@ -40,6 +40,11 @@ pub(crate) struct Bench {
     /// input, are moved one at a time and the network updated (0: none).
     #[arg(long, default_value_t = DEFAULT_UPDATES)]
     updates: usize,
+    /// Keep this thread out of the worker pool: every call is handed to a worker and waited for,
+    /// as for a host that has not made its calling thread a worker (the C ABI's
+    /// `rg_workers_start`; the Unreal plugin's game thread is one).
+    #[arg(long)]
+    hand_over: bool,
 }
 
 /// Updates timed when `--updates` is not given.
@@ -86,8 +91,9 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
     eprintln!("roadgen bench: {} read and parsed in {parse_s:.3} s", args.input.input.display());
 
     // The library's worker pool is the global one; every stage is called from this thread, as
-    // a host calls the library from its own threads.
-    let threads = start_pool(args.threads)?;
+    // a host calls the library from its own thread, which is one of the pool's (as the Unreal
+    // plugin's game thread is) unless `--hand-over`.
+    let threads = start_pool(args.threads, !args.hand_over)?;
     let mut counts = Counts::default();
     let mut runs = Vec::new();
     for i in 0..args.runs {
@@ -115,6 +121,7 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         "input": args.input.input.display().to_string(),
         "runs": args.runs,
         "threads": threads,
+        "caller_in_pool": !args.hand_over,
         "cores": std::thread::available_parallelism().map_or(0, |n| n.get()),
         "parse_s": parse_s,
         "network_s": stage(|r| r.network_s),
@@ -209,10 +216,13 @@ fn time_updates(args: &Bench, loaded: &Loaded) -> Result<Updates, String> {
     Ok(out)
 }
 
-/// Starts the global worker pool with `threads` threads (0: one per core); returns how many it
-/// has. Fails when a pool of another size is running already.
-fn start_pool(threads: usize) -> Result<usize, String> {
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build_global() {
+/// Starts the global worker pool with `threads` threads (0: one per core), this thread one of
+/// them when `join`; returns how many it has. Fails when a pool of another size is running
+/// already.
+fn start_pool(threads: usize, join: bool) -> Result<usize, String> {
+    let builder = rayon::ThreadPoolBuilder::new().num_threads(threads);
+    let builder = if join { builder.use_current_thread() } else { builder };
+    match builder.build_global() {
         Ok(()) => Ok(rayon::current_num_threads()),
         Err(_) if threads == 0 || threads == rayon::current_num_threads() => Ok(rayon::current_num_threads()),
         Err(e) => Err(format!("cannot start {threads} worker threads: {e}")),

@@ -16,6 +16,15 @@ void FRoadGenEditorModule::StartupModule()
 	{
 		UE_LOG(LogRoadGen, Error, TEXT("The linked RoadGen library does not match roadgen.h: run scripts/build_plugin_lib.sh and rebuild the plugin."));
 	}
+	else
+	{
+		// On the game thread, before any other call: FollowRoads's updates then run on it.
+		const FString Refused = RoadGen::JoinWorkerPool();
+		if (!Refused.IsEmpty())
+		{
+			UE_LOG(LogRoadGen, Warning, TEXT("RoadGen: updates will hand over to the worker pool: %s"), *Refused);
+		}
+	}
 	FMessageLogModule& MessageLog = FModuleManager::LoadModuleChecked<FMessageLogModule>("MessageLog");
 	MessageLog.RegisterLogListing(MessageLogName, LOCTEXT("MessageLogLabel", "RoadGen"));
 }

@@ -162,6 +162,16 @@ bool RoadGen::IsLibraryCompatible()
 	return roadgen::CheckAbiVersion();
 }
 
+FString RoadGen::JoinWorkerPool()
+{
+	// 0: one thread per core, this one among them.
+	if (rg_workers_start(0) == RgResult_Ok)
+	{
+		return FString();
+	}
+	return FString(UTF8_TO_TCHAR(roadgen::LastError(0).c_str()));
+}
+
 namespace
 {
 	FString AbiMismatch()

@@ -42,6 +42,14 @@ namespace RoadGen
 	ROADGENEDITOR_API bool IsLibraryCompatible();
 
 	/**
+	 * Makes the calling thread (the game thread, from StartupModule) one of the library's worker
+	 * threads, so that the updates FollowRoads makes every tick run on it instead of being handed
+	 * to a worker and waited for. Before any other library call; empty on success, else why not
+	 * (calls then hand over as before).
+	 */
+	ROADGENEDITOR_API FString JoinWorkerPool();
+
+	/**
 	 * Builds the network of Roads with Settings (centimetres, Unreal's frame). With bBuildMeshes
 	 * false only the 2D network (blocks, diagnostics, counts) is filled.
 	 */

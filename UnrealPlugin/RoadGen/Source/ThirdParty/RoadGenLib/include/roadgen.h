@@ -739,6 +739,20 @@ extern "C" {
 uint32_t rg_abi_version(void);
 
 /**
+ * Starts the worker pool that every call runs on, with `threads` threads (0: one per core,
+ * at least two), the calling thread one of them. A call made from that thread then runs on it, with the
+ * other workers helping, instead of being handed to a worker and waited for (the fixed cost
+ * of a call made at frame rate: about 6 µs instead of 55 to 80 µs, docs/PERFORMANCE.md, the
+ * `call_overhead` example). Calls from other threads
+ * still work, with the other workers only (the calling thread takes work only while it is in
+ * a call of its own). Optional; make it once, before any other call, from the thread that
+ * makes the calls that must be quick (an editor's game thread). `RgResult_InvalidArgument`,
+ * with nothing changed, for one thread (calls from other threads would have no worker) and
+ * when the pool runs already (any earlier call starts it).
+ */
+enum RgResult rg_workers_start(uint32_t threads);
+
+/**
  * Fills `out` with the default settings in the given units (`RG_UNITS_*`) and frame
  * (`RG_FRAME_*`), meshes on.
  *
