@@ -16,9 +16,10 @@ namespace UE::Geometry { class FDynamicMesh3; }
  * The generated road network of a level (made and updated by URoadGenEditorSubsystem). Its
  * meshes are always the whole network's. Generate, Regenerate and Clear rebuild it with a full
  * generation; URoadGenEditorSubsystem::FollowRoads (the Follow Roads tool) keeps it up to date
- * with the library's incremental update (rg_update, ABI 0.2, through FRoadGenLive), which gives
- * the same result as a full generation and replaces only the mesh components of the kinds that
- * changed.
+ * with the library's incremental update (rg_update, ABI 0.2 on, through FRoadGenLive), which
+ * gives the same result as a full generation and replaces only the mesh components of the kinds
+ * that changed. From ABI 0.3 the editor module makes the game thread one of the library's
+ * workers (rg_workers_start), so those updates run on it.
  */
 UCLASS(ClassGroup = (RoadGen), meta = (DisplayName = "RoadGen Network"))
 class ROADGEN_API ARoadGenNetworkActor : public AActor

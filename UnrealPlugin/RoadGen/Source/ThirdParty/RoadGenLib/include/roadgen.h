@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define ROADGEN_VERSION_MAJOR 0
-#define ROADGEN_VERSION_MINOR 2
+#define ROADGEN_VERSION_MINOR 3
 #define ROADGEN_VERSION_PATCH 0
 /* The version this header belongs to; rg_abi_version() must return the same. */
 #define ROADGEN_ABI_VERSION ((ROADGEN_VERSION_MAJOR << 16) | (ROADGEN_VERSION_MINOR << 8) | ROADGEN_VERSION_PATCH)
