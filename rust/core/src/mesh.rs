@@ -824,12 +824,11 @@ fn block_mesh(b: &crate::types::Block, heights: &Heights, sink: &mut dyn MeshSin
     // The bottom, at road level, facing down: the platform is a closed solid. The block's own
     // triangulation, not the top's triangles turned over: those hold the lots' rings too, about
     // twice as many triangles.
-    let t = bottom;
     let base = verts.len() as u32;
-    for q in &t.vertices {
+    for q in &bottom.vertices {
         sink_vertex(sink, &mut verts, Point3::new(q.x, q.y, heights.at(*q)), DOWN, [q.x, q.y]);
     }
-    for tr in &t.triangles {
+    for tr in &bottom.triangles {
         tri(sink, &verts, [base + tr[0], base + tr[2], base + tr[1]], MaterialSlot::Curb);
     }
     sink.end_feature();
