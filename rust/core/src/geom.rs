@@ -209,12 +209,16 @@ impl Line {
         let len = self.length();
         let s0 = s0.clamp(0.0, len);
         let s1 = s1.clamp(0.0, len);
-        let mut out = vec![self.point_at(s0)];
         if s1 <= s0 {
-            return out;
+            return vec![self.point_at(s0)];
         }
-        for (i, &c) in self.cum.iter().enumerate() {
-            if c > s0 && c < s1 && c - s0 > merge && s1 - c > merge {
+        // The vertices strictly between the cuts (`cum` ascends).
+        let (from, to) = (self.cum.partition_point(|&c| c <= s0), self.cum.partition_point(|&c| c < s1));
+        let mut out = Vec::with_capacity(to.saturating_sub(from) + 2);
+        out.push(self.point_at(s0));
+        for i in from..to {
+            let c = self.cum[i];
+            if c - s0 > merge && s1 - c > merge {
                 out.push(self.pts[i]);
             }
         }

@@ -110,34 +110,88 @@ fn boxes_meet(a: &Box2, b: &Box2) -> bool {
     a.0[0] <= b.1[0] && a.0[1] <= b.1[1] && a.1[0] >= b.0[0] && a.1[1] >= b.0[1]
 }
 
+/// For each box of a list, the indices of the boxes that meet it, ascending, all in one list
+/// (one allocation, not one per box).
+#[derive(Debug, PartialEq)]
+struct Meetings {
+    /// Where each box's indices start in `list`, and where the last one's end.
+    starts: Vec<usize>,
+    list: Vec<usize>,
+}
+
+impl Meetings {
+    /// From (box, index) pairs in any order, for `n` boxes.
+    fn from_pairs(n: usize, pairs: &[(usize, usize)]) -> Self {
+        let mut starts = vec![0usize; n + 1];
+        for &(i, _) in pairs {
+            starts[i + 1] += 1;
+        }
+        for i in 0..n {
+            starts[i + 1] += starts[i];
+        }
+        let mut next = starts[..n].to_vec();
+        let mut list = vec![0usize; pairs.len()];
+        for &(i, j) in pairs {
+            list[next[i]] = j;
+            next[i] += 1;
+        }
+        for i in 0..n {
+            list[starts[i]..starts[i + 1]].sort_unstable();
+        }
+        Self { starts, list }
+    }
+
+    /// From each box's indices in turn.
+    fn from_rows(rows: impl Iterator<Item = Vec<usize>>) -> Self {
+        let mut m = Self { starts: vec![0], list: Vec::new() };
+        for mut row in rows {
+            row.sort_unstable();
+            m.list.extend(row);
+            m.starts.push(m.list.len());
+        }
+        m
+    }
+
+    /// The indices that meet box `i`, ascending.
+    fn of(&self, i: usize) -> &[usize] {
+        &self.list[self.starts[i]..self.starts[i + 1]]
+    }
+
+    /// How many boxes.
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    #[cfg(test)]
+    fn rows(&self) -> Vec<Vec<usize>> {
+        (0..self.len()).map(|i| self.of(i).to_vec()).collect()
+    }
+}
+
 /// For each box of `boxes`, the indices of the boxes that meet it from its own on (itself
 /// included), ascending: one sweep along x over the boxes sorted by their lowest x, each
 /// tested against those still open there (instead of one R-tree search per box); an R-tree
 /// search per box when the sweep would make more than [`SWEEP_WORK_PER_BOX`] comparisons per
 /// box (many long segments side by side, open together all along the sweep), with the same
 /// answer.
-fn meeting_from(boxes: &[Box2]) -> Vec<Vec<usize>> {
+fn meeting_from(boxes: &[Box2]) -> Meetings {
     if let Some(out) = sweep_from(boxes, boxes.len().saturating_mul(SWEEP_WORK_PER_BOX)) {
         return out;
     }
     let tree = box_tree(boxes);
-    boxes
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let mut v: Vec<usize> =
-                tree.locate_in_envelope_intersecting(aabb(b)).map(|e| e.data).filter(|&j| j >= i).collect();
-            v.sort_unstable();
-            v
-        })
-        .collect()
+    Meetings::from_rows(
+        boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| tree.locate_in_envelope_intersecting(aabb(b)).map(|e| e.data).filter(|&j| j >= i).collect()),
+    )
 }
 
 /// The sweep of [`meeting_from`]; `None` when it would make more than `budget` comparisons.
-fn sweep_from(boxes: &[Box2], budget: usize) -> Option<Vec<Vec<usize>>> {
+fn sweep_from(boxes: &[Box2], budget: usize) -> Option<Meetings> {
     let mut order: Vec<usize> = (0..boxes.len()).collect();
     order.sort_by(|&a, &b| boxes[a].0[0].total_cmp(&boxes[b].0[0]).then(a.cmp(&b)));
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); boxes.len()];
+    let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(2 * boxes.len());
     let mut open: Vec<usize> = Vec::new();
     let mut work = 0usize;
     for &i in &order {
@@ -150,19 +204,15 @@ fn sweep_from(boxes: &[Box2], budget: usize) -> Option<Vec<Vec<usize>>> {
         open.retain(|&o| !(boxes[o].1[0] < b.0[0]));
         for &o in &open {
             if boxes_meet(&boxes[o], b) {
-                let (lo, hi) = if o < i { (o, i) } else { (i, o) };
-                out[lo].push(hi);
+                pairs.push(if o < i { (o, i) } else { (i, o) });
             }
         }
         if boxes_meet(b, b) {
-            out[i].push(i);
+            pairs.push((i, i));
         }
         open.push(i);
     }
-    for v in &mut out {
-        v.sort_unstable();
-    }
-    Some(out)
+    Some(Meetings::from_pairs(boxes.len(), &pairs))
 }
 
 /// Comparisons per box that the sweeps of [`meeting_from`] and [`meeting_of`] may make before
@@ -194,30 +244,23 @@ fn entry_segments(roads: &[RoadLine], r: usize, first: usize) -> std::ops::Range
 /// For each box of `queries`, the indices of the boxes of `boxes` that meet it, ascending: the
 /// sweep of [`meeting_from`] over both lists together (or, past its budget, an R-tree of
 /// `boxes` searched with each query).
-fn meeting_of(queries: &[Box2], boxes: &[Box2]) -> Vec<Vec<usize>> {
+fn meeting_of(queries: &[Box2], boxes: &[Box2]) -> Meetings {
     let budget = (queries.len() + boxes.len()).saturating_mul(SWEEP_WORK_PER_BOX);
     if let Some(out) = sweep_of(queries, boxes, budget) {
         return out;
     }
     let tree = box_tree(boxes);
-    queries
-        .iter()
-        .map(|q| {
-            let mut v: Vec<usize> = tree.locate_in_envelope_intersecting(aabb(q)).map(|e| e.data).collect();
-            v.sort_unstable();
-            v
-        })
-        .collect()
+    Meetings::from_rows(queries.iter().map(|q| tree.locate_in_envelope_intersecting(aabb(q)).map(|e| e.data).collect()))
 }
 
 /// The sweep of [`meeting_of`]; `None` when it would make more than `budget` comparisons.
-fn sweep_of(queries: &[Box2], boxes: &[Box2], budget: usize) -> Option<Vec<Vec<usize>>> {
+fn sweep_of(queries: &[Box2], boxes: &[Box2], budget: usize) -> Option<Meetings> {
     // (is a box of `boxes`, index), in order of lowest x.
     let mut order: Vec<(bool, usize)> = (0..queries.len()).map(|i| (false, i)).collect();
     order.extend((0..boxes.len()).map(|i| (true, i)));
     let of = |&(b, i): &(bool, usize)| if b { &boxes[i] } else { &queries[i] };
     order.sort_by(|a, b| of(a).0[0].total_cmp(&of(b).0[0]).then(a.cmp(b)));
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); queries.len()];
+    let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(2 * queries.len());
     let (mut open_q, mut open_b): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     let mut work = 0usize;
     for item in &order {
@@ -230,21 +273,16 @@ fn sweep_of(queries: &[Box2], boxes: &[Box2], budget: usize) -> Option<Vec<Vec<u
         open_b.retain(|&o| !(boxes[o].1[0] < x.0[0]));
         match *item {
             (true, i) => {
-                for &q in open_q.iter().filter(|&&q| boxes_meet(&queries[q], x)) {
-                    out[q].push(i);
-                }
+                pairs.extend(open_q.iter().filter(|&&q| boxes_meet(&queries[q], x)).map(|&q| (q, i)));
                 open_b.push(i);
             }
             (false, q) => {
-                out[q].extend(open_b.iter().copied().filter(|&o| boxes_meet(x, &boxes[o])));
+                pairs.extend(open_b.iter().filter(|&&o| boxes_meet(x, &boxes[o])).map(|&o| (q, o)));
                 open_q.push(q);
             }
         }
     }
-    for v in &mut out {
-        v.sort_unstable();
-    }
-    Some(out)
+    Some(Meetings::from_pairs(queries.len(), &pairs))
 }
 
 /// The runs of segments (road, first segment) of every road, in order of road and segment.
@@ -298,8 +336,9 @@ fn find_crossings(roads: &[RoadLine], settings: &Settings, diags: &mut Vec<Diagn
     let meeting = meeting_from(&boxes);
     let found: Vec<Vec<Crossing>> = entries
         .par_iter()
-        .zip(meeting.par_iter())
-        .map(|(&(r1, first1), cands)| {
+        .enumerate()
+        .map(|(e, &(r1, first1))| {
+            let cands = meeting.of(e);
             let mut out = Vec::new();
             for k1 in entry_segments(roads, r1, first1) {
                 let (a0, a1) = seg(roads, r1, k1);
@@ -459,7 +498,8 @@ fn find_end_links(
     let runs = segment_runs(roads);
     let run_boxes: Vec<Box2> = runs.iter().map(|&(r, first)| entry_box(roads, r, first)).collect();
     let meeting = meeting_of(&envs, &run_boxes);
-    for ((&(r, end, s_end, e), env), near_runs) in ends.iter().zip(&envs).zip(&meeting) {
+    for (k, (&(r, end, s_end, e), env)) in ends.iter().zip(&envs).enumerate() {
+        let near_runs = meeting.of(k);
         let road = &roads[r];
         {
             // Candidates within the snap distance: (distance, road, s, point).
@@ -675,8 +715,9 @@ pub(crate) fn build_graph(
     let max_d2 = max_w * max_w;
     let around: Vec<Box2> =
         nodes.iter().map(|n| ([n.pos.x - max_w, n.pos.y - max_w], [n.pos.x + max_w, n.pos.y + max_w])).collect();
-    for (i, js) in meeting_from(&around).into_iter().enumerate() {
-        for j in js.into_iter().filter(|&j| j > i) {
+    let meeting = meeting_from(&around);
+    for i in 0..meeting.len() {
+        for &j in meeting.of(i).iter().filter(|&&j| j > i) {
             let (n, m) = (&nodes[i], &nodes[j]);
             let (dx, dy) = (m.pos.x - n.pos.x, m.pos.y - n.pos.y);
             if dy * dy + dx * dx <= max_d2 && n.pos.dist(m.pos) < n.width.max(m.width) + settings.merge_distance {
@@ -785,9 +826,9 @@ mod tests {
         assert!(sweep_from(&scattered, budget(&scattered)).is_some());
         assert!(sweep_from(&strips, budget(&strips)).is_none());
         for boxes in [&scattered, &strips] {
-            assert_eq!(meeting_from(boxes), brute_from(boxes));
+            assert_eq!(meeting_from(boxes).rows(), brute_from(boxes));
             let all = sweep_from(boxes, usize::MAX).expect("no budget");
-            assert_eq!(all, brute_from(boxes));
+            assert_eq!(all.rows(), brute_from(boxes));
         }
         // Queries against boxes: the same, through the sweep of both lists or the tree.
         let queries: Vec<Box2> =
@@ -795,8 +836,8 @@ mod tests {
         for boxes in [&scattered, &strips] {
             let brute: Vec<Vec<usize>> =
                 queries.iter().map(|q| (0..boxes.len()).filter(|&j| boxes_meet(q, &boxes[j])).collect()).collect();
-            assert_eq!(meeting_of(&queries, boxes), brute);
-            assert_eq!(sweep_of(&queries, boxes, usize::MAX).expect("no budget"), brute);
+            assert_eq!(meeting_of(&queries, boxes).rows(), brute);
+            assert_eq!(sweep_of(&queries, boxes, usize::MAX).expect("no budget").rows(), brute);
         }
         assert!(sweep_of(&queries, &strips, (queries.len() + strips.len()) * SWEEP_WORK_PER_BOX).is_none());
     }

@@ -134,6 +134,9 @@ pub struct Session {
     prepared: BTreeMap<String, Prepared>,
     /// The box of each usable road's centerline grown by its own reach.
     road_zone: BTreeMap<String, Bbox>,
+    /// How many usable roads have each own reach (metres, as bits: the reaches are never
+    /// negative, so their bits sort as they do), for the largest of them in [`Session::reach`].
+    own_reaches: BTreeMap<u64, usize>,
     /// The diagnostics of the roads of each id that are left out.
     skips: BTreeMap<String, Vec<Diagnostic>>,
     net: Network,
@@ -226,6 +229,7 @@ impl Session {
             roads: input.roads,
             prepared: BTreeMap::new(),
             road_zone: BTreeMap::new(),
+            own_reaches: BTreeMap::new(),
             skips: BTreeMap::new(),
             net: Network::default(),
             junction_box: Vec::new(),
@@ -485,6 +489,18 @@ impl Session {
 
     /// Records road `id`'s preparation (or its absence) and its zone.
     fn set_prepared(&mut self, id: String, p: Option<Prepared>) {
+        if let Some(Ok(line)) = self.prepared.get(&id) {
+            let bits = own_reach_bits(line);
+            if let Some(n) = self.own_reaches.get_mut(&bits) {
+                *n -= 1;
+                if *n == 0 {
+                    self.own_reaches.remove(&bits);
+                }
+            }
+        }
+        if let Some(Ok(line)) = &p {
+            *self.own_reaches.entry(own_reach_bits(line)).or_insert(0) += 1;
+        }
         match p {
             Some(p) => {
                 match &p {
@@ -510,7 +526,7 @@ impl Session {
     /// How far beyond its extent a feature can feel another road's zone (see the module
     /// documentation): the largest reach of any road, the snap and merge distances, metres.
     fn reach(&self) -> f64 {
-        let own = self.prepared.values().flatten().map(own_reach).fold(0.0f64, f64::max);
+        let own = self.own_reaches.keys().next_back().map_or(0.0, |&bits| f64::from_bits(bits));
         own + self.settings.snap_distance + self.settings.merge_distance + self.settings.tolerance
     }
 
@@ -615,24 +631,19 @@ impl Session {
         // The features in the dirty region usually change, and bring their neighbours in:
         // take those neighbours' extents into the window from the start.
         let mut near = Regions::default();
-        for (feats, boxes) in [
-            (self.net.junctions.iter().map(|j| &j.id).collect::<Vec<_>>(), &self.junction_box),
-            (self.net.pieces.iter().map(|p| &p.id).collect::<Vec<_>>(), &self.piece_box),
-        ] {
-            for (_, b) in feats.into_iter().zip(boxes) {
-                if z.meets(*b) {
-                    near.add(*b);
-                }
+        for b in self.junction_box.iter().chain(&self.piece_box) {
+            if z.meets(*b) {
+                near.add(*b);
             }
         }
-        for (feats, boxes, exts) in [
-            (self.net.junctions.iter().map(|j| &j.id).collect::<Vec<_>>(), &self.junction_box, &self.extents.junctions),
-            (self.net.pieces.iter().map(|p| &p.id).collect::<Vec<_>>(), &self.piece_box, &self.extents.pieces),
-        ] {
-            for (id, b) in feats.into_iter().zip(boxes) {
-                if z.meets(*b) || near.meets(*b) {
-                    y.add(grow(exts.get(id).copied().unwrap_or(*b), reach));
-                }
+        let junctions = self.net.junctions.iter().map(|j| &j.id).zip(&self.junction_box);
+        let pieces = self.net.pieces.iter().map(|p| &p.id).zip(&self.piece_box);
+        for (id, b, exts) in junctions
+            .map(|(id, b)| (id, b, &self.extents.junctions))
+            .chain(pieces.map(|(id, b)| (id, b, &self.extents.pieces)))
+        {
+            if z.meets(*b) || near.meets(*b) {
+                y.add(grow(exts.get(id).copied().unwrap_or(*b), reach));
             }
         }
         let usable = self.road_zone.len();
@@ -823,10 +834,8 @@ impl Session {
             // Diagnostics lie on or in the feature whose making raised them: those in the dirty
             // region or in a feature that meets it are replaced (`diag_region`, checked above).
             let at = |d: &Diagnostic| diag_region.meets(([d.position.x, d.position.y], [d.position.x, d.position.y]));
-            let (gone, kept): (Vec<Diagnostic>, Vec<Diagnostic>) =
-                std::mem::take(&mut self.stage_diags).into_iter().partition(|d| at(d));
-            self.stage_diags = kept;
-            self.diags_out.extend(gone);
+            // In place: the few that go leave, the rest stay where they are.
+            self.diags_out.extend(self.stage_diags.extract_if(.., |d| at(d)));
             for d in diags.into_iter().filter(|d| at(d)) {
                 self.diags_in.push(d.clone());
                 self.stage_diags.push(d);
@@ -1380,10 +1389,7 @@ impl Session {
             self.net.blocks = blocks;
             self.block_raw = raw;
         }
-        let (gone, kept): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut self.dropped).into_iter().partition(|d| redo.meets(d.1));
-        self.dropped = kept;
-        self.diags_out.extend(gone.into_iter().map(|d| d.0));
+        self.diags_out.extend(self.dropped.extract_if(.., |d| redo.meets(d.1)).map(|d| d.0));
         for f in small {
             let d = face_dropped(&f, &self.settings);
             self.diags_in.push(d.clone());
@@ -1434,6 +1440,17 @@ enum Refused {
 /// its corner radius, metres.
 fn own_reach(line: &RoadLine) -> f64 {
     line.width + line.corner_radius
+}
+
+/// A road's own reach as bits that sort as the reaches do (one that is not above zero, which a
+/// prepared road never has, counts as zero, as it does in the largest reach).
+fn own_reach_bits(line: &RoadLine) -> u64 {
+    let r = own_reach(line);
+    if r > 0.0 {
+        r.to_bits()
+    } else {
+        0
+    }
 }
 
 /// The box of a surface's outline; empty for an outline the block stage leaves out.
@@ -2252,6 +2269,38 @@ mod tests {
         }
         assert_eq!(pseudo_angle(Point::new(0.0, 0.0)), None);
         assert_eq!(pseudo_angle(Point::new(f64::NAN, 1.0)), None);
+    }
+
+    /// The largest reach follows the roads: a wider road added widens it, and once it is gone
+    /// (replaced by a narrower one, then removed) the reach is that of the roads left.
+    #[test]
+    fn reach_follows_the_widest_road() {
+        let road = |id: &str, y: f64, width: f64| Road {
+            id: id.to_owned(),
+            width,
+            layer: 0,
+            closed: false,
+            has_height: false,
+            geometry: RoadGeometry::Polyline(vec![Point3::new(0.0, y, 0.0), Point3::new(100.0, y, 0.0)]),
+            profile: Default::default(),
+        };
+        let input = Input { roads: vec![road("a", 0.0, 8.0), road("b", 50.0, 8.0)] };
+        let mut s = Session::new(input, Settings::default()).expect("session");
+        let every_road = |s: &Session| {
+            let own = s.prepared.values().flatten().map(own_reach).fold(0.0f64, f64::max);
+            own + s.settings.snap_distance + s.settings.merge_distance + s.settings.tolerance
+        };
+        let narrow = s.reach();
+        assert_eq!(narrow, every_road(&s));
+        s.update(&[Edit::Upsert(road("c", 100.0, 20.0))]).expect("update");
+        assert!(s.reach() > narrow);
+        assert_eq!(s.reach(), every_road(&s));
+        s.update(&[Edit::Upsert(road("c", 100.0, 6.0))]).expect("update");
+        assert_eq!(s.reach(), narrow);
+        s.update(&[Edit::Remove("c".to_owned()), Edit::Remove("a".to_owned())]).expect("update");
+        assert_eq!(s.reach(), narrow);
+        s.update(&[Edit::Remove("b".to_owned())]).expect("update");
+        assert_eq!(s.reach(), every_road(&s));
     }
 
     fn square(cx: f64, cy: f64, r: f64) -> Vec<Point> {
