@@ -14,6 +14,9 @@
 //! target/release/examples/update_moves check INPUT N
 //! # Drag N roads in small steps, as a designer drags a spline (THREADS=2 for two threads).
 //! THREADS=2 target/release/examples/update_moves drag INPUT N
+//! # With AGAIN=1, `time` and `profile` make each move twice and look at the second update
+//! # only: a window built where nothing changed, every result from the session's memo.
+//! AGAIN=1 target/release/examples/update_moves time INPUT N SHARE
 //! ```
 
 use roadgen_core::{build, Edit, Session, Settings};
@@ -66,9 +69,13 @@ fn main() {
     };
     let mut session = Session::new(loaded.input.clone(), settings).expect("session");
     let (mut times, mut differing) = (Vec::new(), 0);
+    let again = std::env::var_os("AGAIN").is_some() && args[0] != "check";
     for k in 0..count {
         let road = loaded.input.roads[k * n / count].translated(SHIFT.0, SHIFT.1);
         let edits = [Edit::Upsert(road)];
+        if again {
+            session.update(&edits).expect("update");
+        }
         if listed.contains(&k) {
             // On a worker of the pool, where `Session::update` does its work, so that callgrind
             // (which counts per thread) sees the whole update inside this call.

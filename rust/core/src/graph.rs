@@ -709,12 +709,19 @@ pub(crate) fn build_graph(
     }
     let max_w = nodes.iter().map(|n| n.width).fold(0.0, f64::max) + settings.merge_distance;
     // The pairs within `max_w` (squared distance at most its square, as the R-tree search by
-    // distance used before decided it), among the pairs whose boxes `max_w` around them meet
-    // ([`meeting_from`], with its fallback for nodes crowded along x). The union-find's result
-    // does not depend on the order of the pairs.
+    // distance used before decided it), among the pairs whose boxes meet ([`meeting_from`],
+    // with its fallback for nodes crowded along x). A node's box reaches its own width and the
+    // merge distance around it: two nodes closer than the larger of those reaches have boxes
+    // that meet (their sum is larger still, by at least a road's width). The union-find's
+    // result does not depend on the order of the pairs.
     let max_d2 = max_w * max_w;
-    let around: Vec<Box2> =
-        nodes.iter().map(|n| ([n.pos.x - max_w, n.pos.y - max_w], [n.pos.x + max_w, n.pos.y + max_w])).collect();
+    let around: Vec<Box2> = nodes
+        .iter()
+        .map(|n| {
+            let r = n.width + settings.merge_distance;
+            ([n.pos.x - r, n.pos.y - r], [n.pos.x + r, n.pos.y + r])
+        })
+        .collect();
     let meeting = meeting_from(&around);
     for i in 0..meeting.len() {
         for &j in meeting.of(i).iter().filter(|&&j| j > i) {
