@@ -112,7 +112,7 @@ fn boxes_meet(a: &Box2, b: &Box2) -> bool {
 
 /// For each box of a list, the indices of the boxes that meet it, ascending, all in one list
 /// (one allocation, not one per box).
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 struct Meetings {
     /// Where each box's indices start in `list`, and where the last one's end.
     starts: Vec<usize>,
