@@ -166,16 +166,29 @@ where
     R1: ShapeResource<[f64; 2]> + ?Sized,
 {
     let points = subj.iter_paths().chain(clip.iter_paths()).flatten();
-    let rect = match FloatRect::with_iter(points) {
-        Ok(rect) => rect.unwrap_or(FloatRect::zero()),
-        Err(_) => return Vec::new(),
-    };
-    let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
-    let adapter = FloatPointAdapter::<[f64; 2], i32>::new_conservative(rect);
-    FloatOverlay::new_custom(adapter, OverlayOptions::ogc(), Solver::default(), capacity)
-        .unsafe_add_source(subj, ShapeType::Subject)
-        .unsafe_add_source(clip, ShapeType::Clip)
-        .overlay(rule, fill)
+    if FloatRect::with_iter(points).is_err() {
+        return Vec::new();
+    }
+    // One overlay per thread, made again for each call from the inputs (the same grid as a
+    // new one: the library's conservative adapter for their box), so that its buffers for
+    // segments, splits and the graph are kept between the many small unions of a build.
+    OVERLAY.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut reused) => {
+            let o = reused.get_or_insert_with(|| FloatOverlay::new_empty(OverlayOptions::ogc(), Solver::default(), 0));
+            o.reinit_with_subj_and_clip(subj, clip);
+            o.overlay(rule, fill)
+        }
+        Err(_) => {
+            let mut o = FloatOverlay::<[f64; 2], i32>::new_empty(OverlayOptions::ogc(), Solver::default(), 0);
+            o.reinit_with_subj_and_clip(subj, clip);
+            o.overlay(rule, fill)
+        }
+    })
+}
+
+thread_local! {
+    /// The overlay [`overlay`] reuses on this thread.
+    static OVERLAY: std::cell::RefCell<Option<FloatOverlay<[f64; 2], i32>>> = const { std::cell::RefCell::new(None) };
 }
 
 #[cfg(test)]
