@@ -456,9 +456,10 @@ fn ring_problem(ring: &[Point]) -> Option<RingProblem> {
     ring_problem_beside(ring, &[]).err()
 }
 
-/// [`ring_problem`], and whether the ring stays clear of the closed ring `other` (`Ok(true)`:
-/// no edge of one touches or crosses an edge of the other), in one pass over the edges' boxes.
-fn ring_problem_beside(ring: &[Point], other: &[Point]) -> Result<bool, RingProblem> {
+/// The problems of a ring that its vertices alone show, in [`ring_problem`]'s order: too few,
+/// not finite, a point repeated by the next, consecutive edges folding back onto each other (a
+/// spike, or a flat ring).
+fn vertex_problem(ring: &[Point]) -> Result<(), RingProblem> {
     let n = ring.len();
     if n < 3 {
         return Err(RingProblem::TooFew);
@@ -471,12 +472,19 @@ fn ring_problem_beside(ring: &[Point], other: &[Point]) -> Result<bool, RingProb
             return Err(RingProblem::Repeated(i));
         }
     }
-    // Consecutive edges folding back onto each other (a spike, or a flat ring).
     for i in 0..n {
         if same_direction(ring[i], ring[prev(i, n)], ring[next(i, n)]) {
             return Err(RingProblem::Crossing(ring[i]));
         }
     }
+    Ok(())
+}
+
+/// [`ring_problem`], and whether the ring stays clear of the closed ring `other` (`Ok(true)`:
+/// no edge of one touches or crosses an edge of the other), in one pass over the edges' boxes.
+fn ring_problem_beside(ring: &[Point], other: &[Point]) -> Result<bool, RingProblem> {
+    vertex_problem(ring)?;
+    let n = ring.len();
     if n == 3 && other.is_empty() {
         return Ok(true); // every pair of edges is adjacent
     }
@@ -535,7 +543,11 @@ pub fn ring_is_simple(ring: &[Point]) -> bool {
 /// each edge that does not end at it: no pinch that a boolean operation on a coarser grid
 /// would close, cutting the ring in two. O(n log n) above [`BRUTE_FORCE_LIMIT`] points.
 pub(crate) fn ring_is_clear(ring: &[Point], clearance: f64) -> bool {
-    if !ring_is_simple(ring) {
+    if !(clearance >= 0.0) {
+        // No pinch can be nearer than that: the ring only has to be simple.
+        return ring_is_simple(ring);
+    }
+    if vertex_problem(ring).is_err() {
         return false;
     }
     let n = ring.len();
@@ -566,8 +578,14 @@ pub(crate) fn ring_is_clear(ring: &[Point], clearance: f64) -> bool {
     let pinch = |k: usize, e: usize| {
         apart(k, e) && crate::geom::project_on_segment(ring[k], ring[e], ring[next(e, n)]).1 <= clearance
     };
+    // One search of the grown boxes finds both the crossings that make the ring not simple
+    // (every pair of edges whose own boxes meet is among those) and the pinches.
+    let adjacent = |i: usize, j: usize| next(i, n) == j || next(j, n) == i;
     for_each_overlapping_pair_any_order(&boxes, BRUTE_FORCE_LIMIT, |i, j| {
         let (ni, nj) = (next(i, n), next(j, n));
+        if !adjacent(i, j) && segment_hit(ring[i], ring[ni], ring[j], ring[nj]) != Hit::Apart {
+            return ControlFlow::Break(());
+        }
         if pinch(j, i) || pinch(nj, i) || pinch(i, j) || pinch(ni, j) {
             ControlFlow::Break(())
         } else {
@@ -1137,6 +1155,77 @@ mod tests {
         assert!(long.len() > BRUTE_FORCE_LIMIT && ring_is_simple(&long));
         assert!(!ring_is_clear(&long, 1e-4));
         assert!(ring_is_clear(&long, 1e-6));
+    }
+
+    /// `ring_is_clear` looks for crossings and pinches in one search of grown boxes: it must
+    /// say what a simplicity check followed by a look at every vertex and edge says, on rings
+    /// that cross themselves, touch, pinch or do none of these, below and above the
+    /// brute-force limit.
+    #[test]
+    fn ring_is_clear_is_simple_and_without_pinches() {
+        fn reference(ring: &[Point], clearance: f64) -> bool {
+            let n = ring.len();
+            if !ring_is_simple(ring) {
+                return false;
+            }
+            let mut cum = vec![0.0];
+            for i in 0..n {
+                cum.push(cum[i] + ring[i].dist(ring[next(i, n)]));
+            }
+            let perimeter = cum[n];
+            let path = |k: usize, e: usize| {
+                let (a, b) = (cum[k], cum[e]);
+                if a <= b {
+                    (b - a).min(perimeter - (cum[e + 1] - a))
+                } else {
+                    (a - cum[e + 1]).min(perimeter - (a - b))
+                }
+            };
+            !(0..n).any(|k| {
+                (0..n).any(|e| {
+                    path(k, e) > PINCH_PATH * clearance
+                        && crate::geom::project_on_segment(ring[k], ring[e], ring[next(e, n)]).1 <= clearance
+                })
+            })
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut unit = move || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut clear, mut not_clear) = (0, 0);
+        for case in 0..600 {
+            let n = 3 + case % 60;
+            // A star-shaped ring around the origin (simple), its radii jittered; some with
+            // two vertices pulled near each other's edges, some shuffled (crossing).
+            let mut ring: Vec<Point> = (0..n)
+                .map(|k| {
+                    let t = std::f64::consts::TAU * (k as f64 + 0.4 * unit()) / n as f64;
+                    let r = 1.0 + 0.8 * unit();
+                    // On a grid of 1/64 m, so that touches and collinear edges come up.
+                    Point::new((64.0 * r * t.cos()).round() / 64.0, (64.0 * r * t.sin()).round() / 64.0)
+                })
+                .collect();
+            ring.dedup();
+            if case % 5 == 1 && ring.len() > 4 {
+                let m = ring.len() / 2;
+                ring.swap(1, m);
+            }
+            if case % 5 == 2 && ring.len() > 6 {
+                let k = ring.len() / 2;
+                ring[k] = Point::new(ring[0].x * 0.02, ring[0].y * 0.02);
+            }
+            for clearance in [0.0, 0.01, 0.05, 0.3] {
+                let got = ring_is_clear(&ring, clearance);
+                assert_eq!(got, reference(&ring, clearance), "case {case}, clearance {clearance}: {ring:?}");
+                if got {
+                    clear += 1;
+                } else {
+                    not_clear += 1;
+                }
+            }
+        }
+        assert!(clear > 200 && not_clear > 200, "{clear} clear, {not_clear} not");
     }
 
     #[test]
