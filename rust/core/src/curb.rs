@@ -95,12 +95,14 @@ impl Curb {
     /// The curb of `line` on `side`, up to arc length `s_max`, extended backwards from the
     /// start along the first segment by `ext` metres.
     pub(crate) fn new(line: &Line, half: f64, side: Side, s_max: f64, ext: f64) -> Self {
-        let mut verts = Vec::new();
-        let mut seg = Vec::new();
         let n = line.pts.len();
         if n < 2 {
-            return Self { verts, seg };
+            return Self { verts: Vec::new(), seg: Vec::new() };
         }
+        // Room for the ends, the extension and two points (a bevel) at each joint before `s_max`.
+        let joints = line.cum.get(1..n - 1).map_or(0, |c| c.partition_point(|&c| c < s_max));
+        let mut verts = Vec::with_capacity(2 * joints + 3);
+        let mut seg = Vec::with_capacity(2 * joints + 3);
         let start = offset_at(line, 0.0, half, side);
         let d0 = line.dir(0);
         if ext > 0.0 {
