@@ -172,17 +172,16 @@ where
     // One overlay per thread, made again for each call from the inputs (the same grid as a
     // new one: the library's conservative adapter for their box), so that its buffers for
     // segments, splits and the graph are kept between the many small unions of a build.
+    // A call made while this thread's overlay is in use (a task the library's own parallel
+    // work picked up) gets a new one.
+    let fresh = || FloatOverlay::<[f64; 2], i32>::new_empty(OverlayOptions::ogc(), Solver::default(), 0);
+    let run = |o: &mut FloatOverlay<[f64; 2], i32>| {
+        o.reinit_with_subj_and_clip(subj, clip);
+        o.overlay(rule, fill)
+    };
     OVERLAY.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut reused) => {
-            let o = reused.get_or_insert_with(|| FloatOverlay::new_empty(OverlayOptions::ogc(), Solver::default(), 0));
-            o.reinit_with_subj_and_clip(subj, clip);
-            o.overlay(rule, fill)
-        }
-        Err(_) => {
-            let mut o = FloatOverlay::<[f64; 2], i32>::new_empty(OverlayOptions::ogc(), Solver::default(), 0);
-            o.reinit_with_subj_and_clip(subj, clip);
-            o.overlay(rule, fill)
-        }
+        Ok(mut reused) => run(reused.get_or_insert_with(fresh)),
+        Err(_) => run(&mut fresh()),
     })
 }
 
