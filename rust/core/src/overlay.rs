@@ -147,8 +147,8 @@ where
 /// [`crate::blocks::BLOCK_GRID`]), so that crossings a few steps apart, which a snap to the
 /// grid moves onto one another, settle in fewer passes. On the whole of liege, whose faces
 /// strips took 3 and 6 passes over about 180,000 segments each, it takes 3 and 4, and finding
-/// the faces costs 14 % fewer instructions; 4 faces of less than the minimum block area, made
-/// by a crossing that rounding had split, are no longer found (same blocks).
+/// the faces costs 14 % fewer instructions; 4 faces of less than the minimum block area are
+/// no longer found (same blocks).
 const GRID_SNAP: Precision = Precision::MEDIUM_LOW;
 
 /// Whether an overlay whose coordinates all lie in `frame` (lowest, highest corners) is on the
