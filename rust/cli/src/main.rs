@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// mimalloc: the pipeline allocates many small rings and vectors on every thread, where it is
-/// faster than the system allocator (figures in docs/PERFORMANCE.md).
+/// faster than the system allocator (figures in docs/PERFORMANCE_LOG.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

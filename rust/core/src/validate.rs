@@ -30,7 +30,7 @@ use crate::{Network, Point, Polygon};
 
 /// Up to this many boxes (ring edges, holes, features), pairs are found by brute force; above
 /// it, by sorting and sweeping (or an R-tree). 32 made the network stage of liege cheapest
-/// (instructions counted against 16 and 64; docs/PERFORMANCE.md).
+/// (instructions counted against 16 and 64; docs/PERFORMANCE_LOG.md).
 pub const BRUTE_FORCE_LIMIT: usize = 32;
 
 /// What makes a ring or polygon invalid, with where.

@@ -150,13 +150,20 @@ pub fn write_glb(meshes: &[FeatureMesh], opts: &GltfOptions) -> Result<Vec<u8>, 
 }
 
 /// [`write_glb`] with a size limit (so that the limit can be tested).
+///
+/// Two passes over the meshes: the first lays the file out (every buffer view's offset and
+/// length, the accessors' bounds) and writes the JSON; the second writes the header, the JSON
+/// and the binary data once, into a buffer of the file's exact size. A file of hundreds of
+/// megabytes is then written without growing a buffer step by step and copying it into another,
+/// each copy touching fresh memory (on the benchmark machine the kernel's zeroing of fresh pages
+/// took most of the time of writing liege tiled 2 × 2, docs/PERFORMANCE.md).
 fn write_glb_limited(meshes: &[FeatureMesh], opts: &GltfOptions, limit: u64) -> Result<Vec<u8>, GltfError> {
-    let mut out = Builder { bin: Vec::new(), views: Vec::new(), accessors: Vec::new(), limit };
+    let mut layout = Builder::laying_out(limit);
     let mut nodes = Vec::new();
     let mut gltf_meshes = Vec::new();
     for mesh in meshes {
         let Some(feature) = prepare(mesh)? else { continue };
-        let primitives = out.add_feature(&feature)?;
+        let primitives = layout.add_feature(&feature)?;
         let mut gltf_mesh = Map::new();
         gltf_mesh.insert("name".into(), json!(mesh.id));
         gltf_mesh.insert("primitives".into(), Value::Array(primitives));
@@ -179,16 +186,30 @@ fn write_glb_limited(meshes: &[FeatureMesh], opts: &GltfOptions, limit: u64) -> 
     let scene = if scene_nodes.is_empty() { json!({}) } else { json!({ "nodes": scene_nodes }) };
     root.insert("scenes".into(), json!([scene]));
     root.insert("materials".into(), Value::Array(MaterialSlot::ALL.iter().map(|&s| material(s)).collect()));
-    let Builder { bin, views, accessors, .. } = out;
-    for (key, list) in [("nodes", nodes), ("meshes", gltf_meshes), ("accessors", accessors), ("bufferViews", views)] {
+    let bin_len = layout.len;
+    for (key, list) in
+        [("nodes", nodes), ("meshes", gltf_meshes), ("accessors", layout.accessors), ("bufferViews", layout.views)]
+    {
         if !list.is_empty() {
             root.insert(key.into(), Value::Array(list));
         }
     }
-    if !bin.is_empty() {
-        root.insert("buffers".into(), json!([{ "byteLength": bin.len() }]));
+    if bin_len > 0 {
+        root.insert("buffers".into(), json!([{ "byteLength": bin_len }]));
     }
-    glb(Value::Object(root).to_string().into_bytes(), bin, limit)
+    let mut out = glb_head(Value::Object(root).to_string().into_bytes(), bin_len, limit)?;
+    if bin_len > 0 {
+        let mut data = Builder::writing(out, limit);
+        for mesh in meshes {
+            if let Some(feature) = prepare(mesh)? {
+                data.add_feature(&feature)?;
+            }
+        }
+        // The second pass writes what the first laid out: `prepare` gives the same feature
+        // both times (the test `two_passes_fill_the_file_exactly`).
+        out = data.bytes;
+    }
+    Ok(out)
 }
 
 /// The material of a slot.
@@ -204,11 +225,11 @@ fn material(slot: MaterialSlot) -> Value {
     })
 }
 
-/// Packs the JSON and binary chunks into a GLB container.
-fn glb(mut json: Vec<u8>, mut bin: Vec<u8>, limit: u64) -> Result<Vec<u8>, GltfError> {
+/// The start of a GLB container whose BIN chunk holds `bin_len` bytes (a multiple of 4): the
+/// header, the JSON chunk and the BIN chunk's header, in a buffer with room for the whole file.
+fn glb_head(mut json: Vec<u8>, bin_len: usize, limit: u64) -> Result<Vec<u8>, GltfError> {
     pad(&mut json, b' ');
-    pad(&mut bin, 0);
-    let bin_chunk = if bin.is_empty() { 0 } else { 8 + bin.len() as u64 };
+    let bin_chunk = if bin_len == 0 { 0 } else { 8 + bin_len as u64 };
     let total = 12 + 8 + json.len() as u64 + bin_chunk;
     let too_large = || GltfError::TooLarge { bytes: total };
     if total > limit.min(MAX_GLB_BYTES) {
@@ -220,10 +241,9 @@ fn glb(mut json: Vec<u8>, mut bin: Vec<u8>, limit: u64) -> Result<Vec<u8>, GltfE
         out.extend_from_slice(&word.to_le_bytes());
     }
     out.extend_from_slice(&json);
-    if !bin.is_empty() {
-        out.extend_from_slice(&len32(bin.len())?.to_le_bytes());
+    if bin_len > 0 {
+        out.extend_from_slice(&len32(bin_len)?.to_le_bytes());
         out.extend_from_slice(&CHUNK_BIN.to_le_bytes());
-        out.extend_from_slice(&bin);
     }
     Ok(out)
 }
@@ -370,19 +390,47 @@ fn unit(n: [f64; 3]) -> [f32; 3] {
     s.map(|c| (c / len + 0.0) as f32)
 }
 
-/// The BIN chunk and the JSON arrays that describe it.
+/// The BIN chunk and the JSON arrays that describe it: laid out in a first pass (lengths and
+/// descriptions, no bytes), written in a second (bytes only).
 struct Builder {
-    /// The binary buffer, always a multiple of 4 bytes long.
-    bin: Vec<u8>,
-    /// `bufferViews`.
+    /// Length of the BIN chunk so far, always a multiple of 4 bytes.
+    len: usize,
+    /// Whether this pass writes the bytes (else it lays the chunk out and describes it).
+    writing: bool,
+    /// Where the bytes go when writing: the file so far, the BIN chunk at its end.
+    bytes: Vec<u8>,
+    /// `bufferViews` (laying out only).
     views: Vec<Value>,
-    /// `accessors`.
+    /// `accessors` (laying out only).
     accessors: Vec<Value>,
+    /// Buffer views and accessors so far, in either pass.
+    view_count: usize,
+    /// See `view_count`.
+    accessor_count: usize,
     /// Largest file size allowed.
     limit: u64,
 }
 
 impl Builder {
+    /// The first pass: lays the BIN chunk out and describes it.
+    fn laying_out(limit: u64) -> Self {
+        Self {
+            len: 0,
+            writing: false,
+            bytes: Vec::new(),
+            views: Vec::new(),
+            accessors: Vec::new(),
+            view_count: 0,
+            accessor_count: 0,
+            limit,
+        }
+    }
+
+    /// The second pass: appends the BIN chunk's bytes to `file`.
+    fn writing(file: Vec<u8>, limit: u64) -> Self {
+        Self { writing: true, bytes: file, ..Self::laying_out(limit) }
+    }
+
     /// Writes a feature's vertex data and indices; returns its mesh primitives.
     fn add_feature(&mut self, f: &Feature) -> Result<Vec<Value>, GltfError> {
         let count = f.positions.len();
@@ -426,18 +474,25 @@ impl Builder {
         Ok(primitives)
     }
 
-    /// Appends `len` bytes as a new buffer view (padded to 4 bytes); returns its index.
+    /// Appends `len` bytes as a new buffer view (padded to 4 bytes; `bytes` is only read when
+    /// writing); returns its index.
     fn push_view(&mut self, bytes: impl Iterator<Item = u8>, len: usize, target: u32) -> Result<usize, GltfError> {
-        let offset = self.bin.len();
+        let offset = self.len;
         let end = (offset as u64).saturating_add(len as u64).saturating_add(3) / 4 * 4;
-        // The JSON chunk and the headers come on top; `glb` checks the final size.
+        // The JSON chunk and the headers come on top; `glb_head` checks the final size.
         if end > self.limit {
             return Err(GltfError::TooLarge { bytes: end });
         }
-        self.bin.extend(bytes);
-        pad(&mut self.bin, 0);
-        self.views.push(json!({ "buffer": 0, "byteOffset": offset, "byteLength": len, "target": target }));
-        Ok(self.views.len() - 1)
+        // Within the limit, which fits in 32 bits.
+        self.len = end as usize;
+        if self.writing {
+            self.bytes.extend(bytes);
+            self.bytes.resize(self.bytes.len() + (self.len - offset - len), 0);
+        } else {
+            self.views.push(json!({ "buffer": 0, "byteOffset": offset, "byteLength": len, "target": target }));
+        }
+        self.view_count += 1;
+        Ok(self.view_count - 1)
     }
 
     /// Adds an accessor over a whole buffer view; returns its index.
@@ -449,6 +504,10 @@ impl Builder {
         kind: &str,
         bounds: Option<(Vec<f64>, Vec<f64>)>,
     ) -> usize {
+        self.accessor_count += 1;
+        if self.writing {
+            return self.accessor_count - 1;
+        }
         let mut accessor = Map::new();
         accessor.insert("bufferView".into(), json!(view));
         accessor.insert("componentType".into(), json!(component));
@@ -459,7 +518,7 @@ impl Builder {
             accessor.insert("max".into(), json!(max));
         }
         self.accessors.push(Value::Object(accessor));
-        self.accessors.len() - 1
+        self.accessor_count - 1
     }
 }
 
@@ -490,6 +549,34 @@ mod tests {
         assert!(matches!(err, Err(GltfError::TooLarge { .. })), "{err:?}");
         let err = write_glb_limited(&[triangle()], &opts, 40);
         assert!(matches!(err, Err(GltfError::TooLarge { .. })), "{err:?}");
+    }
+
+    #[test]
+    fn two_passes_fill_the_file_exactly() {
+        // Two features, one with two material slots, one vertex unused.
+        let mut second = triangle();
+        second.id = "s".into();
+        second.vertices.push(second.vertices[0]);
+        second.triangles.push([0, 2, 1]);
+        second.slots.push(MaterialSlot::Sidewalk);
+        let bytes = write_glb(&[triangle(), second], &GltfOptions::default()).expect("written");
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes")) as usize;
+        assert_eq!(word(8), bytes.len());
+        let json_len = word(12);
+        let bin_at = 20 + json_len;
+        assert_eq!(word(bin_at + 4), CHUNK_BIN as usize);
+        assert_eq!(bin_at + 8 + word(bin_at), bytes.len());
+        let json: Value = serde_json::from_slice(&bytes[20..bin_at]).expect("json");
+        assert_eq!(json["buffers"][0]["byteLength"].as_u64(), Some(word(bin_at) as u64));
+        // The last view ends where the chunk does, but for its padding.
+        let views = json["bufferViews"].as_array().expect("views");
+        let last = &views[views.len() - 1];
+        let end = last["byteOffset"].as_u64().unwrap_or(0) + last["byteLength"].as_u64().unwrap_or(0);
+        assert_eq!(end.div_ceil(4) * 4, word(bin_at) as u64);
+        // Positions of the first feature, as written.
+        let first = views[0]["byteOffset"].as_u64().unwrap_or(1) as usize;
+        let x1 = f32::from_le_bytes(bytes[bin_at + 8 + first + 12..bin_at + 8 + first + 16].try_into().expect("f32"));
+        assert_eq!(x1, 0.5);
     }
 
     #[test]
