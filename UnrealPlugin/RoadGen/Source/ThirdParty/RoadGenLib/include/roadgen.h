@@ -742,7 +742,7 @@ uint32_t rg_abi_version(void);
  * Starts the worker pool that every call runs on, with `threads` threads (0: one per core,
  * at least two), the calling thread one of them. A call made from that thread then runs on it, with the
  * other workers helping, instead of being handed to a worker and waited for (the fixed cost
- * of a call made at frame rate: 3 to 7 µs instead of 50 to 80 µs, docs/PERFORMANCE.md, the
+ * of a call made at frame rate: 3 to 7 µs instead of 50 to 80 µs, docs/PERFORMANCE_LOG.md, the
  * `call_overhead` example). Calls from other threads
  * still work, with the other workers only (the calling thread takes work only while it is in
  * a call of its own). Optional; make it once, before any other call, from the thread that
