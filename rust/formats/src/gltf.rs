@@ -155,8 +155,9 @@ pub fn write_glb(meshes: &[FeatureMesh], opts: &GltfOptions) -> Result<Vec<u8>, 
 /// length, the accessors' bounds) and writes the JSON; the second writes the header, the JSON
 /// and the binary data once, into a buffer of the file's exact size. A file of hundreds of
 /// megabytes is then written without growing a buffer step by step and copying it into another,
-/// each copy touching fresh memory (on the benchmark machine the kernel's zeroing of fresh pages
-/// took most of the time of writing liege tiled 2 × 2, docs/PERFORMANCE.md).
+/// each copy touching fresh memory (on the benchmark machine, writing liege tiled 2 × 2 this way
+/// took 12 to 19 s, with the kernel's zeroing of fresh pages 30 % of the whole benchmark run;
+/// docs/PERFORMANCE.md).
 fn write_glb_limited(meshes: &[FeatureMesh], opts: &GltfOptions, limit: u64) -> Result<Vec<u8>, GltfError> {
     let mut layout = Builder::laying_out(limit);
     let mut nodes = Vec::new();
