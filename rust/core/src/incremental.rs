@@ -40,6 +40,7 @@
 //! result is the same either way, only slower.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::solver::Solver;
@@ -50,6 +51,7 @@ use crate::blocks::{
     band_reach, face_dropped, faces, finish_blocks, frame_around, name_at, name_faces, polygon_box, side_band,
     whole_faces, Bbox, Face, Faces,
 };
+use crate::boxgrid::{BoxGrid, PlacedGrid};
 use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
 use crate::overlay::{shape, Contour};
@@ -134,6 +136,8 @@ pub struct Session {
     prepared: BTreeMap<String, Prepared>,
     /// The box of each usable road's centerline grown by its own reach.
     road_zone: BTreeMap<String, Bbox>,
+    /// The roads of `road_zone` by where their zones lie.
+    road_grid: BoxGrid<Arc<str>>,
     /// How many usable roads have each own reach (metres, as bits: the reaches are never
     /// negative, so their bits sort as they do), for the largest of them in [`Session::reach`].
     own_reaches: BTreeMap<u64, usize>,
@@ -145,6 +149,10 @@ pub struct Session {
     junction_box: Vec<Bbox>,
     piece_box: Vec<Bbox>,
     block_box: Vec<Bbox>,
+    /// The junctions and pieces (their positions in the network's lists) by where their boxes
+    /// lie.
+    junction_grid: PlacedGrid,
+    piece_grid: PlacedGrid,
     /// For each block, its corner and the distance from it to the piece that names it: a road
     /// piece that comes nearer may change its name.
     block_naming: Vec<(Point, f64)>,
@@ -229,12 +237,15 @@ impl Session {
             roads: input.roads,
             prepared: BTreeMap::new(),
             road_zone: BTreeMap::new(),
+            road_grid: BoxGrid::default(),
             own_reaches: BTreeMap::new(),
             skips: BTreeMap::new(),
             net: Network::default(),
             junction_box: Vec::new(),
             piece_box: Vec::new(),
             block_box: Vec::new(),
+            junction_grid: PlacedGrid::default(),
+            piece_grid: PlacedGrid::default(),
             block_naming: Vec::new(),
             block_raw: Vec::new(),
             extents: Extents::default(),
@@ -508,16 +519,25 @@ impl Session {
                         let b = line.line.pts.iter().fold(EMPTY, |(lo, hi), q| {
                             ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)])
                         });
-                        self.road_zone.insert(id.clone(), grow(b, own_reach(line)));
+                        let zone = grow(b, own_reach(line));
+                        let key: Arc<str> = Arc::from(id.as_str());
+                        if let Some(old) = self.road_zone.insert(id.clone(), zone) {
+                            self.road_grid.remove(&key, old);
+                        }
+                        self.road_grid.insert(key, zone);
                     }
                     Err(_) => {
-                        self.road_zone.remove(&id);
+                        if let Some(old) = self.road_zone.remove(&id) {
+                            self.road_grid.remove(&Arc::from(id.as_str()), old);
+                        }
                     }
                 }
                 self.prepared.insert(id, p);
             }
             None => {
-                self.road_zone.remove(&id);
+                if let Some(old) = self.road_zone.remove(&id) {
+                    self.road_grid.remove(&Arc::from(id.as_str()), old);
+                }
                 self.prepared.remove(&id);
             }
         }
@@ -543,6 +563,8 @@ impl Session {
         let (net, extents) = network_stage(lines, &self.settings, &mut diags, Some(&self.memo));
         self.junction_box = net.junctions.iter().map(|j| surface_box(&j.polygon)).collect();
         self.piece_box = net.pieces.iter().map(|p| surface_box(&p.polygon)).collect();
+        self.junction_grid = PlacedGrid::of(&self.junction_box);
+        self.piece_grid = PlacedGrid::of(&self.piece_box);
         self.net = net;
         self.flat = flat_height(&self.net);
         self.extents = extents;
@@ -631,20 +653,20 @@ impl Session {
         // The features in the dirty region usually change, and bring their neighbours in:
         // take those neighbours' extents into the window from the start.
         let mut near = Regions::default();
-        for b in self.junction_box.iter().chain(&self.piece_box) {
-            if z.meets(*b) {
-                near.add(*b);
-            }
+        for i in self.junctions_meeting(&z.boxes) {
+            near.add(self.junction_box[i]);
         }
-        let junctions = self.net.junctions.iter().map(|j| &j.id).zip(&self.junction_box);
-        let pieces = self.net.pieces.iter().map(|p| &p.id).zip(&self.piece_box);
+        for i in self.pieces_meeting(&z.boxes) {
+            near.add(self.piece_box[i]);
+        }
+        let around: Vec<Bbox> = z.boxes.iter().chain(&near.boxes).copied().collect();
+        let junctions = self.junctions_meeting(&around).into_iter().map(|i| (&self.net.junctions[i].id, i));
+        let pieces = self.pieces_meeting(&around).into_iter().map(|i| (&self.net.pieces[i].id, i));
         for (id, b, exts) in junctions
-            .map(|(id, b)| (id, b, &self.extents.junctions))
-            .chain(pieces.map(|(id, b)| (id, b, &self.extents.pieces)))
+            .map(|(id, i)| (id, self.junction_box[i], &self.extents.junctions))
+            .chain(pieces.map(|(id, i)| (id, self.piece_box[i], &self.extents.pieces)))
         {
-            if z.meets(*b) || near.meets(*b) {
-                y.add(grow(exts.get(id).copied().unwrap_or(*b), reach));
-            }
+            y.add(grow(exts.get(id).copied().unwrap_or(b), reach));
         }
         let usable = self.road_zone.len();
         let mut local: Option<WindowBuild> = None;
@@ -654,7 +676,12 @@ impl Session {
                 if stats.rounds > MAX_ROUNDS {
                     return None;
                 }
-                let ids: Vec<&String> = self.road_zone.iter().filter(|(_, b)| y.meets(**b)).map(|(id, _)| id).collect();
+                // In id order, as the zones are kept.
+                let zones: Vec<(&String, &Bbox)> = match self.road_grid.near_names(&y.boxes) {
+                    Some(near) => near.into_iter().filter_map(|id| self.road_zone.get_key_value(id)).collect(),
+                    None => self.road_zone.iter().collect(),
+                };
+                let ids: Vec<&String> = zones.into_iter().filter(|(_, b)| y.meets(**b)).map(|(id, _)| id).collect();
                 if ids.len() as f64 > FULL_BUILD_SHARE * usable as f64 {
                     return None;
                 }
@@ -681,7 +708,7 @@ impl Session {
             // the road piece there shows. One that came out the same is the same: its other end
             // lies outside the region, where nothing changed.
             macro_rules! settle {
-                ($new:expr, $new_boxes:expr, $old:expr, $boxes:expr, $exts:expr, $new_ext:expr, $at_z:expr) => {{
+                ($new:expr, $new_boxes:expr, $old:expr, $boxes:expr, $exts:expr, $new_ext:expr, $at_z:expr, $meeting:ident) => {{
                     for (f, &nb) in $new.iter().zip($new_boxes.iter()) {
                         let at = $old.binary_search_by(|o| o.id.as_str().cmp(f.id.as_str())).ok();
                         let old = at.map(|i| &$old[i]);
@@ -704,7 +731,10 @@ impl Session {
                             }
                         }
                     }
-                    for (o, ob) in $old.iter().zip($boxes.iter()) {
+                    // The old features that meet the region as it is now (it grows on, and the
+                    // loop is run again until it does not).
+                    for i in self.$meeting(&z.boxes) {
+                        let (o, ob) = (&$old[i], &$boxes[i]);
                         if !z.meets(*ob) || $new.binary_search_by(|f| f.id.as_str().cmp(o.id.as_str())).is_ok() {
                             continue;
                         }
@@ -729,14 +759,15 @@ impl Session {
                 self.junction_box,
                 self.extents.junctions,
                 ext.junctions,
-                no_junction
+                no_junction,
+                junctions_meeting
             );
             // The junctions that meet the region, in the window's build or in the network: a
             // window's piece (either version) whose end is one of them is at the region.
             let junctions_at_z: BTreeSet<&str> = (lnet.junctions.iter().zip(ljb.iter()))
-                .chain(self.net.junctions.iter().zip(&self.junction_box))
                 .filter(|(_, b)| z.meets(**b))
                 .map(|(j, _)| j.id.as_str())
+                .chain(self.junctions_meeting(&z.boxes).into_iter().map(|i| self.net.junctions[i].id.as_str()))
                 .collect();
             let at_junction_at_z = |p: &RoadPiece| p.ends().iter().flatten().any(|j| junctions_at_z.contains(j));
             settle!(
@@ -746,7 +777,8 @@ impl Session {
                 self.piece_box,
                 self.extents.pieces,
                 ext.pieces,
-                at_junction_at_z
+                at_junction_at_z,
+                pieces_meeting
             );
             // The diagnostics to replace: in the dirty region, or in a feature (old or new) that
             // meets it and differs; each must come from a trusted part of the window. A feature
@@ -754,13 +786,10 @@ impl Session {
             // keeps the diagnostics of its making.
             let mut diag_region = z.clone();
             macro_rules! differing {
-                ($new:expr, $new_boxes:expr, $old:expr, $boxes:expr) => {{
-                    for (o, b) in $old.iter().zip($boxes.iter()) {
-                        if z.meets(*b)
-                            && $new
-                                .binary_search_by(|f| f.id.as_str().cmp(o.id.as_str()))
-                                .map_or(true, |i| $new[i] != *o)
-                        {
+                ($new:expr, $new_boxes:expr, $old:expr, $boxes:expr, $meeting:ident) => {{
+                    for i in self.$meeting(&z.boxes) {
+                        let (o, b) = (&$old[i], &$boxes[i]);
+                        if $new.binary_search_by(|f| f.id.as_str().cmp(o.id.as_str())).map_or(true, |i| $new[i] != *o) {
                             diag_region.add(*b);
                         }
                     }
@@ -775,8 +804,8 @@ impl Session {
                     }
                 }};
             }
-            differing!(lnet.junctions, ljb, self.net.junctions, self.junction_box);
-            differing!(lnet.pieces, lpb, self.net.pieces, self.piece_box);
+            differing!(lnet.junctions, ljb, self.net.junctions, self.junction_box, junctions_meeting);
+            differing!(lnet.pieces, lpb, self.net.pieces, self.piece_box, pieces_meeting);
             // A diagnostic comes from the making of a feature whose outline holds its position:
             // every such feature, old or new, must be trusted for the diagnostics there (old
             // ones dropped, new ones taken) to be the full build's.
@@ -784,9 +813,12 @@ impl Session {
                 .map(|(j, b)| (&j.id, *b, &ext.junctions))
                 .chain(lnet.pieces.iter().zip(lpb).map(|(f, b)| (&f.id, *b, &ext.pieces)));
             // The old features' boxes are kept: no outline of the whole network is read.
-            let old_features = (self.net.junctions.iter().zip(&self.junction_box))
-                .map(|(j, b)| (&j.id, *b, &self.extents.junctions))
-                .chain(self.net.pieces.iter().zip(&self.piece_box).map(|(f, b)| (&f.id, *b, &self.extents.pieces)));
+            let old_features = (self.junctions_meeting(&diag_region.boxes).into_iter())
+                .map(|i| (&self.net.junctions[i].id, self.junction_box[i], &self.extents.junctions))
+                .chain(
+                    (self.pieces_meeting(&diag_region.boxes).into_iter())
+                        .map(|i| (&self.net.pieces[i].id, self.piece_box[i], &self.extents.pieces)),
+                );
             // Only a feature whose box meets the region can hold a diagnostic in it.
             let sources: Vec<(Bbox, Bbox)> = local_features
                 .chain(old_features)
@@ -816,7 +848,7 @@ impl Session {
             replace(
                 FeatureKind::Junction,
                 changes,
-                (&mut self.net.junctions, &mut self.junction_box, &mut self.extents.junctions),
+                (&mut self.net.junctions, &mut self.junction_box, &mut self.extents.junctions, &mut self.junction_grid),
                 lnet.junctions.into_iter().zip(ljb).collect(),
                 &ext.junctions,
                 &z,
@@ -825,7 +857,7 @@ impl Session {
             replace(
                 FeatureKind::Road,
                 changes,
-                (&mut self.net.pieces, &mut self.piece_box, &mut self.extents.pieces),
+                (&mut self.net.pieces, &mut self.piece_box, &mut self.extents.pieces, &mut self.piece_grid),
                 lnet.pieces.into_iter().zip(lpb).collect(),
                 &ext.pieces,
                 &z,
@@ -880,8 +912,7 @@ impl Session {
             }
             // Every piece nearer than `r` has its box in the disc's box; the name stays when the
             // nearest of them still gives it.
-            let near: Vec<&RoadPiece> =
-                self.net.pieces.iter().zip(&self.piece_box).filter(|(_, b)| meets(**b, disc)).map(|(p, _)| p).collect();
+            let near: Vec<&RoadPiece> = self.pieces_meeting(&[disc]).into_iter().map(|i| &self.net.pieces[i]).collect();
             let (name, profile, d2) = name_at(c, &near, &self.settings);
             let b = &self.net.blocks[i];
             if d2 <= r * r && name == b.id && profile == b.profile {
@@ -1004,10 +1035,8 @@ impl Session {
                 kept.push(crate::blocks::face_of(raw.exterior.clone(), raw.holes.clone()));
             }
         }
-        let surfaces: Vec<&Polygon> = (self.net.pieces.iter().map(|p| &p.polygon).zip(&self.piece_box))
-            .chain(self.net.junctions.iter().map(|j| &j.polygon).zip(&self.junction_box))
-            .filter(|(_, b)| meets_region(**b))
-            .map(|(p, _)| p)
+        let surfaces: Vec<&Polygon> = (self.pieces_meeting(&boxes).into_iter().map(|i| &self.net.pieces[i].polygon))
+            .chain(self.junctions_meeting(&boxes).into_iter().map(|i| &self.net.junctions[i].polygon))
             .collect();
         let mut found = spliced_faces(&surfaces, &boxes, whole, &old, &|m| self.open_from(m, whole))?;
         found.extend(kept);
@@ -1104,6 +1133,16 @@ impl Session {
         }
     }
 
+    /// The positions of the junctions whose boxes meet one of `region`, in order.
+    fn junctions_meeting(&self, region: &[Bbox]) -> Vec<usize> {
+        meeting(&self.junction_grid, &self.junction_box, region)
+    }
+
+    /// The positions of the road pieces whose boxes meet one of `region`, in order.
+    fn pieces_meeting(&self, region: &[Bbox]) -> Vec<usize> {
+        meeting(&self.piece_grid, &self.piece_box, region)
+    }
+
     /// How far a block frame reaches past what it must hold: the widest road, at least the snap
     /// distance and a metre, metres.
     fn frame_margin(&self) -> f64 {
@@ -1155,13 +1194,10 @@ impl Session {
         given: Option<Vec<Face>>,
     ) -> Result<FoundBlocks, Refused> {
         let whole = network.is_none();
-        let pick = |boxes: &[Bbox]| -> Vec<usize> {
-            boxes.iter().enumerate().filter(|(_, b)| meets(**b, frame)).map(|(i, _)| i).collect()
-        };
         // Faces given have their surfaces already.
         let (pi, ji) = match given {
             Some(_) => (Vec::new(), Vec::new()),
-            None => (pick(&self.piece_box), pick(&self.junction_box)),
+            None => (self.pieces_meeting(&[frame]), self.junctions_meeting(&[frame])),
         };
         let surfaces =
             pi.iter().map(|&i| &self.net.pieces[i].polygon).chain(ji.iter().map(|&i| &self.net.junctions[i].polygon));
@@ -1252,7 +1288,7 @@ impl Session {
         // The pieces that may name a face or give it its bands (`band_reach` of it).
         let named_by = grow(frame, self.band_reach());
         let pieces: Vec<&RoadPiece> =
-            self.net.pieces.iter().zip(&self.piece_box).filter(|(_, b)| meets(**b, named_by)).map(|(p, _)| p).collect();
+            self.pieces_meeting(&[named_by]).into_iter().map(|i| &self.net.pieces[i]).collect();
         let corners: Vec<Point> = kept.iter().map(|f| f.corner).collect();
         // The raw outline of each face by its corner (none where two faces share a corner).
         let mut raw_at: BTreeMap<(u64, u64), Raw> = BTreeMap::new();
@@ -1283,10 +1319,8 @@ impl Session {
                     return Err(Refused::Frame);
                 }
                 let disc = ([c.x - d, c.y - d], [c.x + d, c.y + d]);
-                let near: Vec<&RoadPiece> = (self.net.pieces.iter().zip(&self.piece_box))
-                    .filter(|(_, b)| meets(**b, disc))
-                    .map(|(p, _)| p)
-                    .collect();
+                let near: Vec<&RoadPiece> =
+                    self.pieces_meeting(&[disc]).into_iter().map(|i| &self.net.pieces[i]).collect();
                 let (name, profile, nearest) = name_at(*c, &near, &self.settings);
                 if name != *base || profile != block.profile || nearest != *d2 {
                     return Err(Refused::Frame);
@@ -1499,7 +1533,7 @@ impl Feature for RoadPiece {
 fn replace<F: Feature>(
     kind: FeatureKind,
     changes: &mut Changes,
-    (all, boxes, exts): (&mut Vec<F>, &mut Vec<Bbox>, &mut BTreeMap<String, Bbox>),
+    (all, boxes, exts, grid): (&mut Vec<F>, &mut Vec<Bbox>, &mut BTreeMap<String, Bbox>, &mut PlacedGrid),
     local: Vec<(F, Bbox)>,
     local_ext: &BTreeMap<String, Bbox>,
     z: &Regions,
@@ -1516,10 +1550,7 @@ fn replace<F: Feature>(
     // the others (an update touches a few of the network's features; moving them all, and
     // sorting them by id again, cost liege's updates more than their geometry).
     let mut gone: Vec<bool> = Vec::new();
-    for i in 0..all.len() {
-        if !z.meets(boxes[i]) {
-            continue;
-        }
+    for i in meeting(grid, boxes, &z.boxes) {
         let f = &all[i];
         match incoming.remove(f.id()) {
             Some((n, _)) if n == *f => {}
@@ -1529,6 +1560,7 @@ fn replace<F: Feature>(
                 changed.add_outline(f.polygon());
                 changed.add_outline(n.polygon());
                 fresh(&n, exts);
+                grid.set(i, boxes[i], nb);
                 all[i] = n;
                 boxes[i] = nb;
             }
@@ -1543,6 +1575,7 @@ fn replace<F: Feature>(
         }
     }
     if !gone.is_empty() {
+        grid.drop_marked(&gone, boxes);
         drop_marked(all, &gone);
         drop_marked(boxes, &gone);
     }
@@ -1560,14 +1593,24 @@ fn replace<F: Feature>(
             let at = all.partition_point(|f| f.id() < n.id());
             all.insert(at, n);
             boxes.insert(at, nb);
+            grid.insert(at, nb);
         }
+        grid.settle();
     } else {
         let mut out: Vec<(F, Bbox)> = std::mem::take(all).into_iter().zip(std::mem::take(boxes)).collect();
         out.extend(come);
         // Both runs are in id order: a stable sort merges them.
         out.sort_by(|a, b| a.0.id().cmp(b.0.id()));
         (*all, *boxes) = out.into_iter().unzip();
+        *grid = PlacedGrid::of(boxes);
     }
+}
+
+/// The positions of the boxes `boxes` (as `grid` holds them) that meet one of `region`, in
+/// order: the grid names them, or every one is looked at when the region is too large for it.
+fn meeting(grid: &PlacedGrid, boxes: &[Bbox], region: &[Bbox]) -> Vec<usize> {
+    grid.meeting(region)
+        .unwrap_or_else(|| (0..boxes.len()).filter(|&i| region.iter().any(|r| meets(*r, boxes[i]))).collect())
 }
 
 /// Removes the items whose marks are set (`marks[i]` for item `i`), keeping the others in order.

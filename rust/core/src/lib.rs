@@ -11,6 +11,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod blocks;
+mod boxgrid;
 mod curb;
 mod error;
 mod geom;
