@@ -402,6 +402,25 @@ fn a_new_road_across_many_adds_many_features_at_once() {
     assert!(count(&changes.removed, FeatureKind::Road) > 16, "{:?}", changes.removed);
 }
 
+/// liege holds more junctions, road pieces and roads than an update looks through one by one
+/// (`MIN_LIST` in rust/core/src/boxgrid.rs, 4,096; liege_center and kotka hold fewer): its
+/// updates ask grids for the features near the region they re-solve, and the grids follow
+/// features that change, go and come. Moves, a point moved, a road removed, copies (new
+/// features) and a wider road, each against a full build.
+#[test]
+fn edits_on_liege_use_the_grids_and_match_a_full_build() {
+    let ops = [
+        Op::Move(1234, 12.0, -7.5),
+        Op::MovePoint(9876, 3, -20.0, 15.0),
+        Op::Remove(4242),
+        Op::Copy(777, 18.0, 4.0),
+        Op::Widen(31337, 12.0),
+        Op::Copy(15000, -33.0, 21.0),
+        Op::Move(1234, -12.0, 7.5),
+    ];
+    run("osm/liege.roads.json", &ops, false);
+}
+
 /// Removing a road and putting it back gives the first network again, and an edit that changes
 /// nothing reports nothing.
 #[test]

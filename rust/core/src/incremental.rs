@@ -136,8 +136,9 @@ pub struct Session {
     prepared: BTreeMap<String, Prepared>,
     /// The box of each usable road's centerline grown by its own reach.
     road_zone: BTreeMap<String, Bbox>,
-    /// The roads of `road_zone` by where their zones lie.
-    road_grid: BoxGrid<Arc<str>>,
+    /// The roads of `road_zone` by where their zones lie, when they are many
+    /// ([`crate::boxgrid::MIN_LIST`]; fewer are looked through).
+    road_grid: Option<BoxGrid<Arc<str>>>,
     /// How many usable roads have each own reach (metres, as bits: the reaches are never
     /// negative, so their bits sort as they do), for the largest of them in [`Session::reach`].
     own_reaches: BTreeMap<u64, usize>,
@@ -237,7 +238,7 @@ impl Session {
             roads: input.roads,
             prepared: BTreeMap::new(),
             road_zone: BTreeMap::new(),
-            road_grid: BoxGrid::default(),
+            road_grid: None,
             own_reaches: BTreeMap::new(),
             skips: BTreeMap::new(),
             net: Network::default(),
@@ -266,6 +267,9 @@ impl Session {
             .collect();
         for (id, p) in prepared {
             s.set_prepared(id, Some(p));
+        }
+        if s.road_zone.len() >= crate::boxgrid::MIN_LIST {
+            s.road_grid = Some(BoxGrid::of(s.road_zone.iter().map(|(id, b)| (Arc::from(id.as_str()), *b))));
         }
         for (road, first) in s.roads.iter().zip(first) {
             let diags = s.skips.entry(road.id.clone()).or_default();
@@ -520,23 +524,28 @@ impl Session {
                             ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)])
                         });
                         let zone = grow(b, own_reach(line));
-                        let key: Arc<str> = Arc::from(id.as_str());
-                        if let Some(old) = self.road_zone.insert(id.clone(), zone) {
-                            self.road_grid.remove(&key, old);
+                        let old = self.road_zone.insert(id.clone(), zone);
+                        if let Some(grid) = &mut self.road_grid {
+                            let key: Arc<str> = Arc::from(id.as_str());
+                            if let Some(old) = old {
+                                grid.remove(&key, old);
+                            }
+                            grid.insert(key, zone);
                         }
-                        self.road_grid.insert(key, zone);
                     }
                     Err(_) => {
-                        if let Some(old) = self.road_zone.remove(&id) {
-                            self.road_grid.remove(&Arc::from(id.as_str()), old);
+                        let old = self.road_zone.remove(&id);
+                        if let (Some(grid), Some(old)) = (&mut self.road_grid, old) {
+                            grid.remove(&Arc::from(id.as_str()), old);
                         }
                     }
                 }
                 self.prepared.insert(id, p);
             }
             None => {
-                if let Some(old) = self.road_zone.remove(&id) {
-                    self.road_grid.remove(&Arc::from(id.as_str()), old);
+                let old = self.road_zone.remove(&id);
+                if let (Some(grid), Some(old)) = (&mut self.road_grid, old) {
+                    grid.remove(&Arc::from(id.as_str()), old);
                 }
                 self.prepared.remove(&id);
             }
@@ -677,7 +686,8 @@ impl Session {
                     return None;
                 }
                 // In id order, as the zones are kept.
-                let zones: Vec<(&String, &Bbox)> = match self.road_grid.near_names(&y.boxes) {
+                let near = self.road_grid.as_ref().and_then(|g| g.near_names(&y.boxes, self.road_zone.len()));
+                let zones: Vec<(&String, &Bbox)> = match near {
                     Some(near) => near.into_iter().filter_map(|id| self.road_zone.get_key_value(id)).collect(),
                     None => self.road_zone.iter().collect(),
                 };
@@ -1609,8 +1619,12 @@ fn replace<F: Feature>(
 /// The positions of the boxes `boxes` (as `grid` holds them) that meet one of `region`, in
 /// order: the grid names them, or every one is looked at when the region is too large for it.
 fn meeting(grid: &PlacedGrid, boxes: &[Bbox], region: &[Bbox]) -> Vec<usize> {
-    grid.meeting(region)
-        .unwrap_or_else(|| (0..boxes.len()).filter(|&i| region.iter().any(|r| meets(*r, boxes[i]))).collect())
+    grid.meeting(region).unwrap_or_else(|| {
+        // The box around the region first: most boxes of a list lie far from a small region.
+        let bound = region.iter().fold(EMPTY, |u, b| union_box(u, *b));
+        let hit = |b: Bbox| meets(bound, b) && region.iter().any(|r| meets(*r, b));
+        (0..boxes.len()).filter(|&i| hit(boxes[i])).collect()
+    })
 }
 
 /// Removes the items whose marks are set (`marks[i]` for item `i`), keeping the others in order.
