@@ -89,7 +89,8 @@ fn seg_box((a, b): (Point, Point)) -> ([f64; 2], [f64; 2]) {
     ([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)])
 }
 
-fn boxes_meet(a: ([f64; 2], [f64; 2]), b: ([f64; 2], [f64; 2])) -> bool {
+/// Whether two closed boxes share a point.
+pub(crate) fn boxes_meet(a: Bbox, b: Bbox) -> bool {
     a.0[0] <= b.1[0] && b.0[0] <= a.1[0] && a.0[1] <= b.1[1] && b.0[1] <= a.1[1]
 }
 

@@ -1,5 +1,5 @@
-//! A grid over the boxes of named features: which features may meet a small region, without a
-//! look at every feature of the network.
+//! A grid over the boxes of features: which features meet a small region, without a look at
+//! every feature of the network.
 //!
 //! An update of a [`crate::Session`] asks, many times over, which junctions, road pieces and
 //! roads meet the region it re-solves. Asked of every feature, each question costs as much as
@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxBuildHasher;
 
-use crate::blocks::Bbox;
+use crate::blocks::{boxes_meet as meets, Bbox};
 
 /// Side of a cell of a [`BoxGrid`], metres: about a street's length in a city, so that a
 /// junction's or a piece's box covers a few cells and a window of a few streets a few dozen.
@@ -24,14 +24,10 @@ pub(crate) const GRID_CELL: f64 = 64.0;
 /// answered with "everything" (`None`).
 const MAX_CELLS: i64 = 256;
 
-/// What looking at an entry of a cell costs against looking at a box of a list (the cell's
-/// lookup, the answer's sorting; a median update of liege_center in instructions): the grid is
-/// asked only when it would look at fewer entries than the list has boxes, divided by this.
-const ENTRY_COST: f64 = 4.0;
-
 /// Lists shorter than this are looked through rather than asked of the grid: a look at a few
 /// thousand boxes in a row costs less than the grid's lookups (liege_center's 1,962 junctions
-/// and pieces: a median update 4 % slower with the grid; liege's 22,814: 10 to 25 % faster).
+/// and pieces: a median update 4 to 9 % slower with the grid; liege's 22,814: 10 to 25 %
+/// faster).
 pub(crate) const MIN_LIST: usize = 4096;
 
 /// The keys and boxes of the features whose boxes meet each cell of a square grid of side
@@ -40,13 +36,11 @@ pub(crate) struct BoxGrid<K> {
     cells: HashMap<(i64, i64), Vec<(Bbox, K)>, FxBuildHasher>,
     /// Features whose boxes cover more than [`MAX_CELLS`] cells.
     wide: Vec<(Bbox, K)>,
-    /// Entries in all cells (a feature once for each cell it covers).
-    entries: usize,
 }
 
 impl<K> Default for BoxGrid<K> {
     fn default() -> Self {
-        Self { cells: HashMap::default(), wide: Vec::new(), entries: 0 }
+        Self { cells: HashMap::default(), wide: Vec::new() }
     }
 }
 
@@ -88,7 +82,6 @@ impl<K: Ord + Clone> BoxGrid<K> {
         for i in lo[0]..=hi[0] {
             for j in lo[1]..=hi[1] {
                 self.cells.entry((i, j)).or_default().push((b, id.clone()));
-                self.entries += 1;
             }
         }
     }
@@ -108,7 +101,6 @@ impl<K: Ord + Clone> BoxGrid<K> {
                 if let Some(list) = self.cells.get_mut(&(i, j)) {
                     if let Some(k) = list.iter().position(|w| w.1 == *id) {
                         list.swap_remove(k);
-                        self.entries -= 1;
                     }
                     if list.is_empty() {
                         self.cells.remove(&(i, j));
@@ -120,10 +112,8 @@ impl<K: Ord + Clone> BoxGrid<K> {
 
     /// Calls `f` with the key of every feature whose box meets one of `boxes` (closed boxes),
     /// in no order, a feature whose box covers several cells once for each; false (and no call)
-    /// when the boxes cover too many cells to ask, or when looking through the list the caller
-    /// has instead (`list` boxes long) costs less: the list is short ([`MIN_LIST`]), or the
-    /// boxes cover so many cells ([`ENTRY_COST`]; taken to be as full as the grid's are on
-    /// average).
+    /// when the boxes cover too many cells to ask, or when the list the caller looks through
+    /// instead (`list` boxes long) is short ([`MIN_LIST`]).
     pub(crate) fn each_near<'a>(&'a self, boxes: &[Bbox], list: usize, mut f: impl FnMut(&'a K)) -> bool {
         if list < MIN_LIST {
             return false;
@@ -149,13 +139,7 @@ impl<K: Ord + Clone> BoxGrid<K> {
             }
         }
         visits.sort_unstable();
-        let groups = visits.chunk_by(|a, b| a.0 == b.0);
-        // Entries the cells asked hold if they are as full as the grid's cells are on average.
-        let per_cell = self.entries as f64 / self.cells.len().max(1) as f64;
-        if groups.clone().count() as f64 * per_cell * ENTRY_COST > list as f64 {
-            return false;
-        }
-        for group in groups {
+        for group in visits.chunk_by(|a, b| a.0 == b.0) {
             for (b, key) in self.cells.get(&group[0].0).into_iter().flatten() {
                 if group.iter().any(|&(_, k)| meets(ranges[k].0, *b)) {
                     f(key);
@@ -168,9 +152,9 @@ impl<K: Ord + Clone> BoxGrid<K> {
 
 impl BoxGrid<Arc<str>> {
     /// The names of the features whose boxes meet one of `boxes`, sorted, each once; `None`
-    /// when the grid would not be asked ([`BoxGrid::each_near`], `list`). A feature's cells share its name: the many
-    /// answers of a feature across many cells are told apart by address before names are
-    /// compared.
+    /// when the grid is not asked ([`BoxGrid::each_near`], `list`). A feature's cells share its
+    /// name: the many answers of a feature across many cells are told apart by address before
+    /// names are compared.
     pub(crate) fn near_names(&self, boxes: &[Bbox], list: usize) -> Option<Vec<&str>> {
         let mut out: Vec<&Arc<str>> = Vec::new();
         if !self.each_near(boxes, list, |k| out.push(k)) {
@@ -274,8 +258,8 @@ impl PlacedGrid {
         }
     }
 
-    /// The positions of the boxes that meet one of `region`, in order; `None` when looking
-    /// through the list costs less ([`BoxGrid::each_near`]). Settled ([`PlacedGrid::settle`])
+    /// The positions of the boxes that meet one of `region`, in order; `None` when the list is
+    /// to be looked through instead ([`BoxGrid::each_near`]). Settled ([`PlacedGrid::settle`])
     /// first.
     pub(crate) fn meeting(&self, region: &[Bbox]) -> Option<Vec<usize>> {
         if !self.active {
@@ -302,11 +286,6 @@ impl PlacedGrid {
             out
         })
     }
-}
-
-/// Whether two closed boxes share a point.
-fn meets(a: Bbox, b: Bbox) -> bool {
-    a.0[0] <= b.1[0] && b.0[0] <= a.1[0] && a.0[1] <= b.1[1] && b.0[1] <= a.1[1]
 }
 
 #[cfg(test)]

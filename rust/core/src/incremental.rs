@@ -48,8 +48,8 @@ use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
 use crate::blocks::{
-    band_reach, face_dropped, faces, finish_blocks, frame_around, name_at, name_faces, polygon_box, side_band,
-    whole_faces, Bbox, Face, Faces,
+    band_reach, boxes_meet as meets, face_dropped, faces, finish_blocks, frame_around, name_at, name_faces,
+    polygon_box, side_band, whole_faces, Bbox, Face, Faces,
 };
 use crate::boxgrid::{BoxGrid, PlacedGrid};
 use crate::geom::{segment_hit, SegHit};
@@ -745,7 +745,7 @@ impl Session {
                     // loop is run again until it does not).
                     for i in self.$meeting(&z.boxes) {
                         let (o, ob) = (&$old[i], &$boxes[i]);
-                        if !z.meets(*ob) || $new.binary_search_by(|f| f.id.as_str().cmp(o.id.as_str())).is_ok() {
+                        if $new.binary_search_by(|f| f.id.as_str().cmp(o.id.as_str())).is_ok() {
                             continue;
                         }
                         if suffixed(&o.id) {
@@ -1820,10 +1820,6 @@ fn chunk_boxes(pts: &[Point], closed: bool) -> Vec<Bbox> {
 
 fn grow(b: Bbox, d: f64) -> Bbox {
     ([b.0[0] - d, b.0[1] - d], [b.1[0] + d, b.1[1] + d])
-}
-
-fn meets(a: Bbox, b: Bbox) -> bool {
-    a.0[0] <= b.1[0] && b.0[0] <= a.1[0] && a.0[1] <= b.1[1] && b.0[1] <= a.1[1]
 }
 
 /// Whether the segment from `a` to `b` meets the box `bx` (closed): the slab test, the part of
