@@ -980,10 +980,16 @@ pub(crate) fn frame_around(boxes: impl Iterator<Item = Bbox>, net: &Network, set
     let (lo, hi) = boxes.fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), (l, h)| {
         ([lo[0].min(l[0]), lo[1].min(l[1])], [hi[0].max(h[0]), hi[1].max(h[1])])
     });
+    let wmax = net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
+    frame_of((lo, hi), wmax, settings)
+}
+
+/// [`frame_around`] of boxes whose union is `(lo, hi)`, with `wmax` the widest road piece's
+/// width (0 without a piece).
+pub(crate) fn frame_of((lo, hi): Bbox, wmax: f64, settings: &Settings) -> Option<Bbox> {
     if !(lo[0].is_finite() && hi[0].is_finite() && lo[1].is_finite() && hi[1].is_finite()) {
         return None;
     }
-    let wmax = net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
     let m = wmax.max(settings.snap_distance).max(1.0_f64.min(hi[0] - lo[0] + hi[1] - lo[1]));
     Some(([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]))
 }

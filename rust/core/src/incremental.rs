@@ -48,8 +48,8 @@ use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
 use crate::blocks::{
-    band_reach, boxes_meet as meets, face_dropped, faces, finish_blocks, frame_around, name_at, name_faces,
-    polygon_box, side_band, whole_faces, Bbox, Face, Faces,
+    band_reach, boxes_meet as meets, face_dropped, faces, finish_blocks, name_at, name_faces, polygon_box, side_band,
+    whole_faces, Bbox, Face, Faces,
 };
 use crate::boxgrid::{BoxGrid, PlacedGrid};
 use crate::geom::{segment_hit, SegHit};
@@ -154,6 +154,9 @@ pub struct Session {
     /// lie.
     junction_grid: PlacedGrid,
     piece_grid: PlacedGrid,
+    /// The junctions' and pieces' outlines as a whole, kept in step with the lists.
+    junction_tally: Tally,
+    piece_tally: Tally,
     /// For each block, its corner and the distance from it to the piece that names it: a road
     /// piece that comes nearer may change its name.
     block_naming: Vec<(Point, f64)>,
@@ -247,6 +250,8 @@ impl Session {
             block_box: Vec::new(),
             junction_grid: PlacedGrid::default(),
             piece_grid: PlacedGrid::default(),
+            junction_tally: Tally::default(),
+            piece_tally: Tally::default(),
             block_naming: Vec::new(),
             block_raw: Vec::new(),
             extents: Extents::default(),
@@ -574,6 +579,9 @@ impl Session {
         self.piece_box = net.pieces.iter().map(|p| surface_box(&p.polygon)).collect();
         self.junction_grid = PlacedGrid::of(&self.junction_box);
         self.piece_grid = PlacedGrid::of(&self.piece_box);
+        let band = crate::blocks::uniform_band(&self.settings.profile);
+        self.junction_tally = Tally::of(&net.junctions, &self.junction_box, band);
+        self.piece_tally = Tally::of(&net.pieces, &self.piece_box, band);
         self.net = net;
         self.flat = flat_height(&self.net);
         self.extents = extents;
@@ -605,7 +613,8 @@ impl Session {
     /// The frame around the whole network, as the pipeline's block stage takes it.
     fn whole_frame(&self) -> Option<Bbox> {
         // The kept boxes of surfaces with fewer than 3 points are empty: they add nothing.
-        frame_around(self.junction_box.iter().chain(&self.piece_box).copied(), &self.net, &self.settings)
+        let hull = union_box(self.junction_tally.hull, self.piece_tally.hull);
+        crate::blocks::frame_of(hull, self.piece_tally.widest(), &self.settings)
     }
 
     /// The network's diagnostics: roads left out, the junction stage's, faces dropped.
@@ -858,7 +867,13 @@ impl Session {
             replace(
                 FeatureKind::Junction,
                 changes,
-                (&mut self.net.junctions, &mut self.junction_box, &mut self.extents.junctions, &mut self.junction_grid),
+                (
+                    &mut self.net.junctions,
+                    &mut self.junction_box,
+                    &mut self.extents.junctions,
+                    &mut self.junction_grid,
+                    &mut self.junction_tally,
+                ),
                 lnet.junctions.into_iter().zip(ljb).collect(),
                 &ext.junctions,
                 &z,
@@ -867,7 +882,13 @@ impl Session {
             replace(
                 FeatureKind::Road,
                 changes,
-                (&mut self.net.pieces, &mut self.piece_box, &mut self.extents.pieces, &mut self.piece_grid),
+                (
+                    &mut self.net.pieces,
+                    &mut self.piece_box,
+                    &mut self.extents.pieces,
+                    &mut self.piece_grid,
+                    &mut self.piece_tally,
+                ),
                 lnet.pieces.into_iter().zip(lpb).collect(),
                 &ext.pieces,
                 &z,
@@ -1133,9 +1154,7 @@ impl Session {
     /// piece has the default band on both sides after it: then no block has bands either way,
     /// and the surfaces a block touches give its one band.
     fn band_reach(&self) -> f64 {
-        let default = crate::blocks::uniform_band(&self.settings.profile);
-        let varied = self.net.blocks.iter().any(|b| !b.bands.is_empty())
-            || self.net.pieces.iter().any(|p| [true, false].into_iter().any(|l| side_band(&p.profile, l) != default));
+        let varied = self.piece_tally.varied > 0 || self.net.blocks.iter().any(|b| !b.bands.is_empty());
         if varied {
             band_reach(&self.settings)
         } else {
@@ -1156,8 +1175,7 @@ impl Session {
     /// How far a block frame reaches past what it must hold: the widest road, at least the snap
     /// distance and a metre, metres.
     fn frame_margin(&self) -> f64 {
-        let wmax = self.net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
-        wmax.max(self.settings.snap_distance).max(1.0)
+        self.piece_tally.widest().max(self.settings.snap_distance).max(1.0)
     }
 
     /// Finds the faces inside `frame` and replaces the blocks (and dropped faces) that meet
@@ -1514,6 +1532,10 @@ trait Feature: PartialEq {
     fn ends(&self) -> [Option<&str>; 2] {
         [None, None]
     }
+    /// A road piece's width and whether a side band of it differs from `band`.
+    fn width_and_varied(&self, _band: f64) -> Option<(f64, bool)> {
+        None
+    }
 }
 
 impl Feature for Junction {
@@ -1535,6 +1557,86 @@ impl Feature for RoadPiece {
     fn ends(&self) -> [Option<&str>; 2] {
         [self.from.as_deref(), self.to.as_deref()]
     }
+    fn width_and_varied(&self, band: f64) -> Option<(f64, bool)> {
+        Some((self.width, [true, false].into_iter().any(|l| side_band(&self.profile, l) != band)))
+    }
+}
+
+/// The outlines of a list of junctions or road pieces as a whole, kept in step with the list
+/// as features come, go and change, so that an update does not read every feature for them.
+struct Tally {
+    /// The box around every outline's box.
+    hull: Bbox,
+    /// Whether a box that went lay on a side of `hull`: then it is found again from the list.
+    stale: bool,
+    /// How many pieces have each width (metres, as bits: see [`width_bits`]).
+    widths: BTreeMap<u64, usize>,
+    /// How many pieces have a side band other than the profile's.
+    varied: usize,
+    /// The profile's side band ([`crate::blocks::uniform_band`]), metres.
+    band: f64,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally { hull: EMPTY, stale: false, widths: BTreeMap::new(), varied: 0, band: 0.0 }
+    }
+}
+
+impl Tally {
+    /// The tally of a list and its boxes; `band`, the profile's side band.
+    fn of<F: Feature>(all: &[F], boxes: &[Bbox], band: f64) -> Self {
+        let mut t = Tally { band, ..Tally::default() };
+        for (f, b) in all.iter().zip(boxes) {
+            t.come(f, *b);
+        }
+        t
+    }
+
+    fn come<F: Feature>(&mut self, f: &F, b: Bbox) {
+        self.hull = union_box(self.hull, b);
+        if let Some((w, varied)) = f.width_and_varied(self.band) {
+            *self.widths.entry(width_bits(w)).or_default() += 1;
+            self.varied += usize::from(varied);
+        }
+    }
+
+    fn go<F: Feature>(&mut self, f: &F, b: Bbox) {
+        let h = self.hull;
+        self.stale |= b.0[0] <= h.0[0] || b.0[1] <= h.0[1] || b.1[0] >= h.1[0] || b.1[1] >= h.1[1];
+        if let Some((w, varied)) = f.width_and_varied(self.band) {
+            let key = width_bits(w);
+            if let Some(n) = self.widths.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    self.widths.remove(&key);
+                }
+            }
+            self.varied -= usize::from(varied);
+        }
+    }
+
+    /// Finds the hull again from the list's boxes when a box left from its side.
+    fn settle(&mut self, boxes: &[Bbox]) {
+        if std::mem::take(&mut self.stale) {
+            self.hull = boxes.iter().fold(EMPTY, |u, b| union_box(u, *b));
+        }
+    }
+
+    /// The widest piece's width (0 without a piece), as `fold(0.0, f64::max)` over the widths.
+    fn widest(&self) -> f64 {
+        self.widths.keys().next_back().map_or(0.0, |&bits| f64::from_bits(bits))
+    }
+}
+
+/// A width as bits that sort as the widths do: those not above zero (and NaN), which the
+/// widest width passes over, as zero.
+fn width_bits(w: f64) -> u64 {
+    if w > 0.0 {
+        w.to_bits()
+    } else {
+        0
+    }
 }
 
 /// Replaces the features of a list (with their boxes and extents, kept in step) that meet `z`
@@ -1543,7 +1645,13 @@ impl Feature for RoadPiece {
 fn replace<F: Feature>(
     kind: FeatureKind,
     changes: &mut Changes,
-    (all, boxes, exts, grid): (&mut Vec<F>, &mut Vec<Bbox>, &mut BTreeMap<String, Bbox>, &mut PlacedGrid),
+    (all, boxes, exts, grid, tally): (
+        &mut Vec<F>,
+        &mut Vec<Bbox>,
+        &mut BTreeMap<String, Bbox>,
+        &mut PlacedGrid,
+        &mut Tally,
+    ),
     local: Vec<(F, Bbox)>,
     local_ext: &BTreeMap<String, Bbox>,
     z: &Regions,
@@ -1571,6 +1679,8 @@ fn replace<F: Feature>(
                 changed.add_outline(n.polygon());
                 fresh(&n, exts);
                 grid.set(i, boxes[i], nb);
+                tally.go(f, boxes[i]);
+                tally.come(&n, nb);
                 all[i] = n;
                 boxes[i] = nb;
             }
@@ -1579,6 +1689,7 @@ fn replace<F: Feature>(
                 ends_of(f, changes);
                 changed.add_outline(f.polygon());
                 exts.remove(f.id());
+                tally.go(f, boxes[i]);
                 gone.resize(all.len(), false);
                 gone[i] = true;
             }
@@ -1596,6 +1707,7 @@ fn replace<F: Feature>(
         changes.added.push((kind, n.id().to_string()));
         changed.add_outline(n.polygon());
         fresh(&n, exts);
+        tally.come(&n, nb);
         come.push((n, nb));
     }
     if come.len() <= FEW_INSERTS {
@@ -1614,6 +1726,7 @@ fn replace<F: Feature>(
         (*all, *boxes) = out.into_iter().unzip();
         *grid = PlacedGrid::of(boxes);
     }
+    tally.settle(boxes);
 }
 
 /// The positions of the boxes `boxes` (as `grid` holds them) that meet one of `region`, in
@@ -2363,6 +2476,66 @@ mod tests {
             Point::new(cx + r, cy + r),
             Point::new(cx - r, cy + r),
         ]
+    }
+
+    /// The tallies kept through updates are those of the lists as they stand: the box around
+    /// the outlines (grown, shrunk from a side, moved), the widest piece, the pieces with bands
+    /// of their own; and the frames and reaches read from them are those read from every
+    /// feature.
+    #[test]
+    fn tallies_follow_the_features_through_updates() {
+        let road = |id: &str, a: (f64, f64), b: (f64, f64), width: f64, sidewalk: Option<f64>| Road {
+            id: id.to_owned(),
+            width,
+            layer: 0,
+            closed: false,
+            has_height: false,
+            geometry: RoadGeometry::Polyline(vec![Point3::new(a.0, a.1, 0.0), Point3::new(b.0, b.1, 0.0)]),
+            profile: ProfileOverride { sidewalk_left: sidewalk, ..Default::default() },
+        };
+        // A grid of streets 80 m apart, a road from each crossing to the next.
+        let mut roads = Vec::new();
+        let at = |k: usize| 80.0 * k as f64;
+        for i in 0..14 {
+            for k in 0..13 {
+                roads.push(road(&format!("x{i}.{k}"), (at(k), at(i)), (at(k + 1), at(i)), 8.0, None));
+                roads.push(road(&format!("y{i}.{k}"), (at(i), at(k)), (at(i), at(k + 1)), 8.0, None));
+            }
+        }
+        let mut s = Session::new(Input { roads }, Settings::default()).expect("session");
+        let check = |s: &Session, step: &str| {
+            let every = |boxes: &[Bbox]| boxes.iter().fold(EMPTY, |u, b| union_box(u, *b));
+            assert_eq!(s.junction_tally.hull, every(&s.junction_box), "{step}: junctions' hull");
+            assert_eq!(s.piece_tally.hull, every(&s.piece_box), "{step}: pieces' hull");
+            let boxes = s.junction_box.iter().chain(&s.piece_box).copied();
+            let frame = crate::blocks::frame_around(boxes, &s.net, &s.settings);
+            assert_eq!(s.whole_frame(), frame, "{step}: frame");
+            let wmax = s.net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
+            assert_eq!(s.piece_tally.widest(), wmax, "{step}: widest piece");
+            let band = crate::blocks::uniform_band(&s.settings.profile);
+            let varied = s.net.pieces.iter().filter(|p| p.width_and_varied(band).is_some_and(|v| v.1)).count();
+            assert_eq!(s.piece_tally.varied, varied, "{step}: pieces with bands of their own");
+            assert!(s.junction_tally.widths.is_empty() && s.junction_tally.varied == 0, "{step}: junctions");
+        };
+        check(&s, "start");
+        let steps: Vec<(&str, Vec<Edit>)> = vec![
+            ("a wide road", vec![Edit::Upsert(road("x3.3", (240.0, 240.0), (320.0, 240.0), 14.0, None))]),
+            (
+                "a road out past the east side",
+                vec![Edit::Upsert(road("e", (1040.0, 160.0), (1120.0, 160.0), 8.0, None))],
+            ),
+            ("a sidewalk of its own", vec![Edit::Upsert(road("y2.2", (160.0, 160.0), (160.0, 240.0), 8.0, Some(4.0)))]),
+            ("the wide road narrow again", vec![Edit::Upsert(road("x3.3", (240.0, 240.0), (320.0, 240.0), 8.0, None))]),
+            ("the road past the east side gone", vec![Edit::Remove("e".into())]),
+            ("a road of the south side gone", vec![Edit::Remove("x0.3".into())]),
+            ("the sidewalk back", vec![Edit::Upsert(road("y2.2", (160.0, 160.0), (160.0, 240.0), 8.0, None))]),
+            ("a road moved", vec![Edit::Upsert(road("y4.4", (330.0, 320.0), (330.0, 400.0), 8.0, None))]),
+        ];
+        for (step, edits) in steps {
+            let changes = s.update(&edits).expect("update");
+            assert!(!changes.stats.full_build, "{step}: an update, not a full build");
+            check(&s, step);
+        }
     }
 
     #[test]
