@@ -977,11 +977,8 @@ pub(crate) fn network_frame(net: &Network, settings: &Settings) -> Option<Bbox> 
 /// The frame of [`network_frame`] around the boxes of a network's surfaces (outlines of fewer
 /// than 3 points left out).
 pub(crate) fn frame_around(boxes: impl Iterator<Item = Bbox>, net: &Network, settings: &Settings) -> Option<Bbox> {
-    let (lo, hi) = boxes.fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), (l, h)| {
-        ([lo[0].min(l[0]), lo[1].min(l[1])], [hi[0].max(h[0]), hi[1].max(h[1])])
-    });
     let wmax = net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
-    frame_of((lo, hi), wmax, settings)
+    frame_of(boxes.fold(EMPTY_BOX, crate::pipeline::union_box), wmax, settings)
 }
 
 /// [`frame_around`] of boxes whose union is `(lo, hi)`, with `wmax` the widest road piece's
