@@ -1612,7 +1612,7 @@ impl Tally {
                     self.widths.remove(&key);
                 }
             }
-            self.varied -= usize::from(varied);
+            self.varied = self.varied.saturating_sub(usize::from(varied));
         }
     }
 
