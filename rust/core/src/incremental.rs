@@ -1041,7 +1041,7 @@ impl Session {
         changes: &mut Changes,
     ) -> Option<Result<(), Refused>> {
         let boxes: Vec<Bbox> = changed.boxes.iter().map(|b| odd_grid_box(grow(*b, margin))).collect();
-        let region = boxes.iter().fold(EMPTY, |u, b| union_box(u, *b));
+        let region = union_of(&boxes);
         let anchored = |f: Bbox| crate::overlay::anchored(f, crate::blocks::BLOCK_GRID);
         if boxes.is_empty() || !anchored(region) || !anchored(whole) {
             return None;
@@ -1619,7 +1619,7 @@ impl Tally {
     /// Finds the hull again from the list's boxes when a box left from its side.
     fn settle(&mut self, boxes: &[Bbox]) {
         if std::mem::take(&mut self.stale) {
-            self.hull = boxes.iter().fold(EMPTY, |u, b| union_box(u, *b));
+            self.hull = union_of(boxes);
         }
     }
 
@@ -1734,7 +1734,7 @@ fn replace<F: Feature>(
 fn meeting(grid: &PlacedGrid, boxes: &[Bbox], region: &[Bbox]) -> Vec<usize> {
     grid.meeting(region).unwrap_or_else(|| {
         // The box around the region first: most boxes of a list lie far from a small region.
-        let bound = region.iter().fold(EMPTY, |u, b| union_box(u, *b));
+        let bound = union_of(region);
         let hit = |b: Bbox| meets(bound, b) && region.iter().any(|r| meets(*r, b));
         (0..boxes.len()).filter(|&i| hit(boxes[i])).collect()
     })
@@ -1929,6 +1929,11 @@ fn chunk_boxes(pts: &[Point], closed: bool) -> Vec<Bbox> {
         start = end;
     }
     out
+}
+
+/// The box around every box of `boxes` ([`EMPTY`] without one).
+fn union_of(boxes: &[Bbox]) -> Bbox {
+    boxes.iter().fold(EMPTY, |u, b| union_box(u, *b))
 }
 
 fn grow(b: Bbox, d: f64) -> Bbox {
@@ -2169,7 +2174,7 @@ fn spliced_faces(
 ) -> Option<Vec<Face>> {
     use i_overlay::core::overlay_rule::OverlayRule;
     // Most vertices of the old outlines lie far from the region: its box answers for them.
-    let bound = boxes.iter().fold(EMPTY, |u, b| union_box(u, *b));
+    let bound = union_of(boxes);
     let within = |b: &Bbox, p: Point| b.0[0] <= p.x && p.x <= b.1[0] && b.0[1] <= p.y && p.y <= b.1[1];
     let deep = |p: Point| {
         within(&bound, p) && boxes.iter().any(|b| b.0[0] < p.x && p.x < b.1[0] && b.0[1] < p.y && p.y < b.1[1])
@@ -2504,9 +2509,8 @@ mod tests {
         }
         let mut s = Session::new(Input { roads }, Settings::default()).expect("session");
         let check = |s: &Session, step: &str| {
-            let every = |boxes: &[Bbox]| boxes.iter().fold(EMPTY, |u, b| union_box(u, *b));
-            assert_eq!(s.junction_tally.hull, every(&s.junction_box), "{step}: junctions' hull");
-            assert_eq!(s.piece_tally.hull, every(&s.piece_box), "{step}: pieces' hull");
+            assert_eq!(s.junction_tally.hull, union_of(&s.junction_box), "{step}: junctions' hull");
+            assert_eq!(s.piece_tally.hull, union_of(&s.piece_box), "{step}: pieces' hull");
             let boxes = s.junction_box.iter().chain(&s.piece_box).copied();
             let frame = crate::blocks::frame_around(boxes, &s.net, &s.settings);
             assert_eq!(s.whole_frame(), frame, "{step}: frame");
