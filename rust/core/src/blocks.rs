@@ -21,7 +21,7 @@ use rstar::RTree;
 
 use crate::geom::{orient, project_on_segment, ring_area, segment_hit, simplify_ring, SegHit};
 use crate::overlay::{shape, Contour};
-use crate::pipeline::union_box;
+use crate::pipeline::{union_box, EMPTY_BOX};
 use crate::triangulate::MIN_TRIANGLE_AREA;
 use crate::types::{Block, Diagnostic, DiagnosticCode, Network, Point, Polygon, RoadPiece};
 use crate::validate::polygon_area;
@@ -978,7 +978,7 @@ pub(crate) fn network_frame(net: &Network, settings: &Settings) -> Option<Bbox> 
 /// than 3 points left out).
 pub(crate) fn frame_around(boxes: impl Iterator<Item = Bbox>, net: &Network, settings: &Settings) -> Option<Bbox> {
     let wmax = net.pieces.iter().fold(0.0f64, |m, p| m.max(p.width));
-    frame_of(boxes.fold(EMPTY_BOX, crate::pipeline::union_box), wmax, settings)
+    frame_of(boxes.fold(EMPTY_BOX, union_box), wmax, settings)
 }
 
 /// [`frame_around`] of boxes whose union is `(lo, hi)`, with `wmax` the widest road piece's
@@ -1281,9 +1281,6 @@ impl Default for PieceGroup {
 /// take before [`strip_faces`] gives up its strips: past it, one overlay of everything costs
 /// about as much.
 const WIDE_FACE_SHARE: f64 = 0.5;
-
-/// A box that holds nothing.
-const EMPTY_BOX: Bbox = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
 
 /// The first margin of [`face_around`]'s frame around a face's pieces, in overlaps: the pieces'
 /// box mostly holds the whole face already.

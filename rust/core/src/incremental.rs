@@ -56,8 +56,8 @@ use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
 use crate::overlay::{shape, Contour};
 use crate::pipeline::{
-    diagnostic_order, first_of_each_id, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics,
-    union_box, Extents, Memo, Prepared, DUPLICATE_ID,
+    diagnostic_order, first_of_each_id, line_box, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics,
+    union_box, Extents, Memo, Prepared, DUPLICATE_ID, EMPTY_BOX,
 };
 use crate::types::*;
 use crate::{Error, FeatureKind, MeshSink, Settings};
@@ -202,9 +202,6 @@ const GAP_RAYS: usize = 8;
 /// Block frames stretched to a side of the network before the block stage looks at the whole
 /// network.
 const STRETCHED_FRAMES: usize = 2;
-
-/// A box that holds nothing and meets nothing.
-const EMPTY: Bbox = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
 
 impl Session {
     /// Builds the network of `input` and keeps it for updates.
@@ -430,13 +427,13 @@ impl Session {
         let mut every_piece = false;
         for id in &junctions {
             if let Ok(i) = self.net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)) {
-                every_piece |= self.junction_box[i] == EMPTY;
+                every_piece |= self.junction_box[i] == EMPTY_BOX;
                 at_junctions.add(grow(self.junction_box[i], slack));
             }
         }
         for (p, b) in self.net.pieces.iter().zip(&self.piece_box) {
             let at = |j: &Option<String>| j.as_deref().is_some_and(|j| junctions.contains(j));
-            let near = every_piece || *b == EMPTY || at_junctions.meets(*b);
+            let near = every_piece || *b == EMPTY_BOX || at_junctions.meets(*b);
             if near && (at(&p.from) || at(&p.to)) {
                 extra.push((FeatureKind::Road, p.id.clone()));
             }
@@ -525,10 +522,7 @@ impl Session {
             Some(p) => {
                 match &p {
                     Ok(line) => {
-                        let b = line.line.pts.iter().fold(EMPTY, |(lo, hi), q| {
-                            ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)])
-                        });
-                        let zone = grow(b, own_reach(line));
+                        let zone = grow(line_box(&line.line.pts), own_reach(line));
                         let old = self.road_zone.insert(id.clone(), zone);
                         if let Some(grid) = &mut self.road_grid {
                             let key: Arc<str> = Arc::from(id.as_str());
@@ -981,7 +975,7 @@ impl Session {
         margin: f64,
         changes: &mut Changes,
     ) -> Result<(), Refused> {
-        let mut w = EMPTY;
+        let mut w = EMPTY_BOX;
         for b in changed.boxes.iter().chain(&self.block_box).chain(self.dropped.iter().map(|d| &d.1)) {
             if redo.meets(*b) {
                 w = union_box(w, *b);
@@ -1518,7 +1512,7 @@ fn own_reach_bits(line: &RoadLine) -> u64 {
 /// The box of a surface's outline; empty for an outline the block stage leaves out.
 fn surface_box(p: &Polygon) -> Bbox {
     if p.exterior.len() < 3 {
-        EMPTY
+        EMPTY_BOX
     } else {
         polygon_box(p)
     }
@@ -1579,7 +1573,7 @@ struct Tally {
 
 impl Default for Tally {
     fn default() -> Self {
-        Tally { hull: EMPTY, stale: false, widths: BTreeMap::new(), varied: 0, band: 0.0 }
+        Tally { hull: EMPTY_BOX, stale: false, widths: BTreeMap::new(), varied: 0, band: 0.0 }
     }
 }
 
@@ -1812,7 +1806,7 @@ struct Regions {
 
 impl Default for Regions {
     fn default() -> Self {
-        Self { boxes: Vec::new(), bound: EMPTY }
+        Self { boxes: Vec::new(), bound: EMPTY_BOX }
     }
 }
 
@@ -1924,16 +1918,16 @@ fn chunk_boxes(pts: &[Point], closed: bool) -> Vec<Bbox> {
         let end = (start + CHUNK).min(segments);
         let b = (start..=end)
             .map(|i| pts[i % n])
-            .fold(EMPTY, |(lo, hi), q| ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)]));
+            .fold(EMPTY_BOX, |(lo, hi), q| ([lo[0].min(q.x), lo[1].min(q.y)], [hi[0].max(q.x), hi[1].max(q.y)]));
         out.push(b);
         start = end;
     }
     out
 }
 
-/// The box around every box of `boxes` ([`EMPTY`] without one).
+/// The box around every box of `boxes` ([`EMPTY_BOX`] without one).
 fn union_of(boxes: &[Bbox]) -> Bbox {
-    boxes.iter().fold(EMPTY, |u, b| union_box(u, *b))
+    boxes.iter().fold(EMPTY_BOX, |u, b| union_box(u, *b))
 }
 
 fn grow(b: Bbox, d: f64) -> Bbox {
@@ -2678,7 +2672,7 @@ mod tests {
         assert!(!segment_meets(p(1.5, -5.0), p(1.5, 5.0), bx));
         assert!(!segment_meets(p(-5.0, 1.5), p(5.0, 1.5), bx));
         // A box that holds nothing meets nothing.
-        assert!(!segment_meets(p(-1.0, 0.5), p(2.0, 0.5), EMPTY));
+        assert!(!segment_meets(p(-1.0, 0.5), p(2.0, 0.5), EMPTY_BOX));
     }
 
     #[test]

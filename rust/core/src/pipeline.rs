@@ -1450,11 +1450,12 @@ pub(crate) fn union_box(a: Bbox, b: Bbox) -> Bbox {
     ([a.0[0].min(b.0[0]), a.0[1].min(b.0[1])], [a.1[0].max(b.1[0]), a.1[1].max(b.1[1])])
 }
 
-/// The box around a polyline (empty, inverted, when it has no point).
+/// A box that holds nothing and meets nothing: inverted, the start of a union of boxes.
+pub(crate) const EMPTY_BOX: Bbox = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+
+/// The box around a polyline ([`EMPTY_BOX`] when it has no point).
 pub(crate) fn line_box(pts: &[Point3]) -> Bbox {
-    pts.iter().fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
-        ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)])
-    })
+    pts.iter().fold(EMPTY_BOX, |(lo, hi), p| ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)]))
 }
 
 /// An edge that may give a road piece: the edge, the junction ids at its ends, where the
