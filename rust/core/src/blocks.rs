@@ -613,20 +613,12 @@ pub(crate) fn faces<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox
 
 /// [`faces`] on the block grid of the frame `extent`, which holds `frame` (see
 /// [`crate::overlay::overlay_on_grid`]).
-///
-/// Where `extent` lies on the grid anchored at the origin, the grid is the same whatever box
-/// is given, and only the width of its coordinates depends on the box: this overlay's own
-/// inputs choose it, so that a part of a network near the origin gets 32-bit coordinates
-/// while a larger network around it needs 64-bit ones (liege tiled 2 × 2 reaches 69 km from
-/// the origin, past the 32-bit span of 33 km: its faces cost 6.2 times liege's instead of 4).
-/// Past the anchored span the grid is centred on `extent`, and `extent` is kept.
 fn faces_on_grid_of<'a>(surfaces: impl Iterator<Item = &'a Polygon>, frame: Bbox, extent: Bbox) -> Faces {
     let clip: Vec<Vec<Contour>> = surfaces.filter(|p| p.exterior.len() >= 3).map(shape).collect();
     let ([x0, y0], [x1, y1]) = frame;
     let rect: Vec<Contour> = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
     let (rule, fill) = (OverlayRule::Difference, FillRule::NonZero);
-    let grid_of = (!crate::overlay::anchored(extent, BLOCK_GRID)).then_some(extent);
-    let shapes = crate::overlay::overlay_on_grid(&rect, &clip, rule, fill, BLOCK_GRID, grid_of);
+    let shapes = crate::overlay::overlay_on_grid(&rect, &clip, rule, fill, BLOCK_GRID, Some(extent));
     let mut out = Faces { inner: Vec::new(), outer: Vec::new() };
     for shape in shapes {
         let mut rings = shape.iter().map(|c| to_ring(c));

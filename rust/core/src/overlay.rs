@@ -67,7 +67,12 @@ pub(crate) fn largest(shapes: Shapes) -> Polygon {
 /// neighbourhood (the incremental update relies on it), whichever width its grid coordinates
 /// take. `grid` should be a power of two so that scaling a coordinate onto the grid is exact.
 /// `extent` (lowest, highest corners; the inputs' own box without it) must hold every input
-/// point.
+/// point. Where it lies on the anchored grid, the grid is the same whatever box is given and
+/// only the width of its coordinates depends on the box: the inputs' own box chooses it, so
+/// that a part of a network near the origin gets 32-bit coordinates (about 8 % fewer
+/// instructions) while the whole network needs 64-bit ones (liege tiled 2 × 2 reaches 69 km
+/// from the origin, past the 32-bit span of 33 km). Past the anchored span the grid is centred
+/// on `extent`.
 pub(crate) fn overlay_on_grid<R0, R1>(
     subj: &R0,
     clip: &R1,
@@ -80,14 +85,18 @@ where
     R0: ShapeResource<[f64; 2]> + ?Sized,
     R1: ShapeResource<[f64; 2]> + ?Sized,
 {
-    let (lo, hi) = extent.unwrap_or_else(|| {
+    let own = || {
         subj.iter_paths()
             .chain(clip.iter_paths())
             .flatten()
             .fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
                 ([lo[0].min(p[0]), lo[1].min(p[1])], [hi[0].max(p[0]), hi[1].max(p[1])])
             })
-    });
+    };
+    let (lo, hi) = match extent {
+        Some(e) if !anchored(e, grid) => e,
+        _ => own(),
+    };
     let reach = [lo[0], lo[1], hi[0], hi[1]].iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let scale = 1.0 / grid;
     let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
