@@ -542,6 +542,13 @@ pub fn check_meshes(what: &str, net: &Network, meshes: &[FeatureMesh], input: &I
             // A piece whose polygon does not end at its mouths (the mesh's corners are the
             // junction's vertices, further than the tolerance from the polygon's): counted, and
             // bounded by the callers; its triangles still must not fold.
+            if std::env::var("MESHDBG").is_ok() {
+                eprintln!(
+                    "{what}: {}: ends off its mouths by {:.3} m",
+                    p.id,
+                    off.iter().fold(0.0, |m: f64, &d| m.max(d))
+                );
+            }
             stats.unlike_polygon += 1;
             assert!(
                 a.1 <= COVER_LEN * perimeter(&p.polygon),
