@@ -926,99 +926,20 @@ fn unbury_mouths(
                 let stuck = hit.stuck.iter().map(|&i| arms[i].edge).collect();
                 return (root, hit.polygon, moved, stuck);
             }
-            let mut polygon = group.polygon.clone();
-            let mut moved: Moved = Vec::new();
-            // Arms whose move was not made (see below): the same march would come out the same.
-            let mut declined: Vec<ArmRef> = Vec::new();
+            // Every stretch the march gives up is first kept apart and tested point by point,
+            // and joins the surface in one union at the end; where that union loses a new mouth
+            // corner (a stretch folded over itself), the march is made again with a union after
+            // every move, which can decline such a move.
+            let (polygon, moved) = if clear {
+                (group.polygon.clone(), Vec::new())
+            } else {
+                march_mouths(g, group, setback, settings, false)
+                    .or_else(|| march_mouths(g, group, setback, settings, true))
+                    .unwrap_or_else(|| (group.polygon.clone(), Vec::new()))
+            };
             let current = |edge: usize, end: usize, moved: &[(usize, usize, f64)]| {
                 moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
             };
-            // A stretch given to the junction may bury another arm's mouth, so go round until no
-            // mouth is buried, at most once per arm: roads drawn on top of each other bury each
-            // other's mouths in turn, a step per round, and are left overlapping.
-            // The first round would find every mouth clear and end the march.
-            let mut changed = !clear;
-            let mut rounds = 0usize;
-            while changed && rounds <= arms.len() {
-                changed = false;
-                rounds += 1;
-                for a in arms {
-                    if declined.contains(a) {
-                        continue;
-                    }
-                    let e = &g.edges[a.edge];
-                    let line = arm_line(g, *a);
-                    let half = 0.5 * g.roads[e.road].width;
-                    let end = if a.at_start { 0 } else { 1 };
-                    let len = line.length();
-                    let s0 = current(a.edge, end, &moved);
-                    let poly = &polygon;
-                    let buried = |s: f64| {
-                        inside(poly, offset_at(&line, s, half, Side::Left))
-                            || inside(poly, offset_at(&line, s, half, Side::Right))
-                    };
-                    if !buried(s0) {
-                        continue;
-                    }
-                    // March out along the arm in steps of the flattening tolerance, at most to
-                    // its end (or its middle when another junction waits there).
-                    let far = if (if a.at_start { e.n1 } else { e.n0 }).is_some() { 0.5 * len } else { len };
-                    let step = settings.tolerance;
-                    let mut s = s0;
-                    while s < far && buried(s) {
-                        // Within one segment of the arm a mouth corner moves in a straight line,
-                        // exactly as far as `s` does. A buried corner stays buried until it comes
-                        // within `snap` of the outline: take the steps before that without
-                        // testing them (the same additions as one by one, so the same `s` comes
-                        // out), then test again.
-                        let k = line.segment_at(s);
-                        let u = line.dir(k);
-                        let clear = [Side::Left, Side::Right]
-                            .map(|side| offset_at(&line, s, half, side))
-                            .iter()
-                            .filter(|&&q| inside(poly, q))
-                            .map(|&q| first_approach(q, u, poly, 2.0 * snap))
-                            .fold(0.0, f64::max);
-                        let segment_end = line.cum.get(k + 1).copied().unwrap_or(far);
-                        let from = s;
-                        s = (s + step).min(far);
-                        // A skip of millions of steps (roads of thousands of kilometres) jumps
-                        // by one multiplication to just short of its end, then adds the rest.
-                        let limit = far.min(segment_end).min(from + clear);
-                        let steps = ((limit - s) / step).floor();
-                        if steps > MARCH_ADDITIONS {
-                            s += (steps - MARCH_ADDITIONS) * step;
-                        }
-                        while s < far && s < segment_end && s - from < clear {
-                            s = (s + step).min(far);
-                        }
-                    }
-                    if s <= s0 {
-                        continue;
-                    }
-                    let mut r = strip(&line, s0, s, half);
-                    dedup_ring(&mut r);
-                    if r.len() < 3 {
-                        moved.push((a.edge, end, s));
-                        continue;
-                    }
-                    let grown = junction_surface(&[shape(&polygon), vec![ccw_contour(&r)]], settings);
-                    // Where the arm turns sharply at the new mouth the stretch can fold over
-                    // itself, and the union lose the part that holds a new corner: the mouth
-                    // would end off the surface. Such a move is not made.
-                    let lost = [Side::Left, Side::Right]
-                        .map(|side| offset_at(&line, s, half, side))
-                        .iter()
-                        .any(|&q| !covers(&grown, q, snap));
-                    if lost {
-                        declined.push(*a);
-                        continue;
-                    }
-                    moved.push((a.edge, end, s));
-                    polygon = grown;
-                    changed = true;
-                }
-            }
             // Arms whose mouth is still buried where the march had to stop, halfway to the
             // junction at their other end.
             let stuck: Vec<usize> = arms
@@ -1069,6 +990,204 @@ fn unbury_mouths(
         stuck.extend(edges);
     }
     (before, stuck)
+}
+
+/// The march of one group's buried mouths for [`unbury_mouths`]: the group's surface with the
+/// stretches its arms gave up, and the setbacks moved, in order.
+///
+/// A stretch given to the junction may bury another arm's mouth, so the march goes round until
+/// no mouth is buried, at most once per arm: roads drawn on top of each other bury each other's
+/// mouths in turn, a step per round, and are left overlapping. With `each_move`, every stretch
+/// joins the surface (a union) before the next mouth is tested, and a move whose new corners
+/// that union loses is not made. Without it, the stretches are kept apart and tested point by
+/// point ([`Cover`]) and join the surface in one union at the end; `None` when that union loses
+/// a new mouth corner.
+fn march_mouths(
+    g: &Graph,
+    group: &Group,
+    setback: &[[f64; 2]],
+    settings: &Settings,
+    each_move: bool,
+) -> Option<(Polygon, Moved)> {
+    let snap = 2.0 * COINCIDENT_SHARE * settings.tolerance;
+    let arms = &group.arms;
+    let mut cover = Cover::new(group.polygon.clone());
+    let mut moved: Moved = Vec::new();
+    // Arms whose move was not made (see below): the same march would come out the same.
+    let mut declined: Vec<ArmRef> = Vec::new();
+    let current = |edge: usize, end: usize, moved: &[(usize, usize, f64)]| {
+        moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
+    };
+    let corners = |line: &Line, s: f64, half: f64| [Side::Left, Side::Right].map(|side| offset_at(line, s, half, side));
+    // The first round would find every mouth clear and end the march.
+    let mut changed = true;
+    let mut rounds = 0usize;
+    while changed && rounds <= arms.len() {
+        changed = false;
+        rounds += 1;
+        for a in arms {
+            if declined.contains(a) {
+                continue;
+            }
+            let e = &g.edges[a.edge];
+            let line = arm_line(g, *a);
+            let half = 0.5 * g.roads[e.road].width;
+            let end = if a.at_start { 0 } else { 1 };
+            let s0 = current(a.edge, end, &moved);
+            let s = march_out(g, *a, &line, s0, &cover, settings);
+            if s <= s0 {
+                continue;
+            }
+            let mut r = strip(&line, s0, s, half);
+            dedup_ring(&mut r);
+            if r.len() < 3 {
+                moved.push((a.edge, end, s));
+                continue;
+            }
+            if each_move {
+                let grown = junction_surface(&[shape(cover.base()), vec![ccw_contour(&r)]], settings);
+                // Where the arm turns sharply at the new mouth the stretch can fold over itself,
+                // and the union lose the part that holds a new corner: the mouth would end off
+                // the surface. Such a move is not made.
+                if corners(&line, s, half).iter().any(|&q| !covers(&grown, q, snap)) {
+                    declined.push(*a);
+                    continue;
+                }
+                cover = Cover::new(grown);
+            } else {
+                cover.add(Polygon { exterior: r, holes: Vec::new() });
+            }
+            moved.push((a.edge, end, s));
+            changed = true;
+        }
+    }
+    if cover.parts.len() == 1 {
+        return cover.parts.pop().map(|(base, _)| (base, moved));
+    }
+    let mut shapes = vec![shape(cover.base())];
+    shapes.extend(cover.parts[1..].iter().map(|(r, _)| vec![ccw_contour(&r.exterior)]));
+    let grown = junction_surface(&shapes, settings);
+    let held = moved.iter().all(|&(edge, end, s)| {
+        let Some(a) = arms.iter().find(|a| a.edge == edge && usize::from(!a.at_start) == end) else {
+            return true;
+        };
+        let half = 0.5 * g.roads[g.edges[edge].road].width;
+        current(edge, end, &moved) != s || corners(&arm_line(g, *a), s, half).iter().all(|&q| covers(&grown, q, snap))
+    });
+    held.then_some((grown, moved))
+}
+
+/// A junction's surface and the stretches of carriageway its buried mouths gave up, not yet
+/// joined to it: a point is buried in their union where it lies further than the snap inside
+/// one of them, or inside one of them near its outline with every point of a circle of the
+/// snap's radius around it covered by some of them ([`DISC_SAMPLES`] points). Each part keeps
+/// its box, so that a point is tested only against the parts whose box holds it.
+struct Cover {
+    parts: Vec<(Polygon, crate::blocks::Bbox)>,
+}
+
+/// Points on the circle around a mouth corner that [`Cover`] tests where the corner lies
+/// inside one of its parts near that part's outline and within the box of another.
+const DISC_SAMPLES: usize = 16;
+
+impl Cover {
+    fn new(base: Polygon) -> Self {
+        let b = crate::blocks::polygon_box(&base);
+        Cover { parts: vec![(base, b)] }
+    }
+
+    fn base(&self) -> &Polygon {
+        &self.parts[0].0
+    }
+
+    fn add(&mut self, stretch: Polygon) {
+        let b = crate::blocks::polygon_box(&stretch);
+        self.parts.push((stretch, b));
+    }
+
+    /// The parts whose box, grown by `snap`, holds `q`.
+    fn near(&self, q: Point, snap: f64) -> impl Iterator<Item = &Polygon> {
+        self.parts
+            .iter()
+            .filter(move |(_, (lo, hi))| {
+                lo[0] - snap <= q.x && q.x <= hi[0] + snap && lo[1] - snap <= q.y && q.y <= hi[1] + snap
+            })
+            .map(|(p, _)| p)
+    }
+
+    fn buried(&self, q: Point, snap: f64) -> bool {
+        let mut near = 0usize;
+        for p in self.near(q, snap) {
+            if buried_in(p, q, snap) {
+                return true;
+            }
+            near += 1;
+        }
+        if near < 2 {
+            return false;
+        }
+        let covered = |p: Point| self.near(q, snap).any(|x| crate::validate::point_in_polygon(p, x));
+        covered(q)
+            && (0..DISC_SAMPLES).all(|i| {
+                let t = std::f64::consts::TAU * i as f64 / DISC_SAMPLES as f64;
+                covered(Point::new(q.x + snap * t.cos(), q.y + snap * t.sin()))
+            })
+    }
+
+    /// How far a corner buried at `q` can move along `u` before it may come out: until it
+    /// comes within `r` of the outline of a part it lies deep inside.
+    fn clear_run(&self, q: Point, u: Point, snap: f64, r: f64) -> f64 {
+        self.near(q, snap).filter(|p| buried_in(p, q, snap)).map(|p| first_approach(q, u, p, r)).fold(0.0, f64::max)
+    }
+}
+
+/// Where the mouth of arm `a` (`line` its centerline from the junction, the mouth now at `s0`)
+/// comes out of `cover`: marched out along the arm in steps of the flattening tolerance while
+/// a mouth corner lies buried in it, at most to the arm's end (or its middle when another
+/// junction waits there). `s0` when the mouth is not buried.
+fn march_out(g: &Graph, a: ArmRef, line: &Line, s0: f64, cover: &Cover, settings: &Settings) -> f64 {
+    let snap = 2.0 * COINCIDENT_SHARE * settings.tolerance;
+    let e = &g.edges[a.edge];
+    let half = 0.5 * g.roads[e.road].width;
+    let buried = |s: f64| {
+        cover.buried(offset_at(line, s, half, Side::Left), snap)
+            || cover.buried(offset_at(line, s, half, Side::Right), snap)
+    };
+    if !buried(s0) {
+        return s0;
+    }
+    let len = line.length();
+    let far = if (if a.at_start { e.n1 } else { e.n0 }).is_some() { 0.5 * len } else { len };
+    let step = settings.tolerance;
+    let mut s = s0;
+    while s < far && buried(s) {
+        // Within one segment of the arm a mouth corner moves in a straight line, exactly as
+        // far as `s` does. A corner deep in a part stays buried until it comes within `snap`
+        // of that part's outline: take the steps before that without testing them (the same
+        // additions as one by one, so the same `s` comes out), then test again.
+        let k = line.segment_at(s);
+        let u = line.dir(k);
+        let clear = [Side::Left, Side::Right]
+            .map(|side| offset_at(line, s, half, side))
+            .iter()
+            .filter(|&&q| cover.buried(q, snap))
+            .map(|&q| cover.clear_run(q, u, snap, 2.0 * snap))
+            .fold(0.0, f64::max);
+        let segment_end = line.cum.get(k + 1).copied().unwrap_or(far);
+        let from = s;
+        s = (s + step).min(far);
+        // A skip of millions of steps (roads of thousands of kilometres) jumps by one
+        // multiplication to just short of its end, then adds the rest.
+        let limit = far.min(segment_end).min(from + clear);
+        let steps = ((limit - s) / step).floor();
+        if steps > MARCH_ADDITIONS {
+            s += (steps - MARCH_ADDITIONS) * step;
+        }
+        while s < far && s < segment_end && s - from < clear {
+            s = (s + step).min(far);
+        }
+    }
+    s
 }
 
 /// Setbacks moved by [`unbury_mouths`]: (edge, end, new setback), in order.
