@@ -1019,26 +1019,40 @@ fn march_mouths(
         moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
     };
     let corners = |line: &Line, s: f64, half: f64| [Side::Left, Side::Right].map(|side| offset_at(line, s, half, side));
+    let lines: Vec<Line> = arms.iter().map(|a| arm_line(g, *a)).collect();
+    // Without `each_move` the parts only grow: a mouth found clear stays clear until a part
+    // added since lies near one of its corners (a corner's test reads only the parts near it).
+    // Per arm, where its mouth was last found clear and how many parts there were then.
+    let mut clear_at: Vec<Option<(f64, usize)>> = vec![None; arms.len()];
     // The first round would find every mouth clear and end the march.
     let mut changed = true;
     let mut rounds = 0usize;
     while changed && rounds <= arms.len() {
         changed = false;
         rounds += 1;
-        for a in arms {
+        for (i, (a, line)) in arms.iter().zip(&lines).enumerate() {
             if declined.contains(a) {
                 continue;
             }
             let e = &g.edges[a.edge];
-            let line = arm_line(g, *a);
             let half = 0.5 * g.roads[e.road].width;
             let end = if a.at_start { 0 } else { 1 };
             let s0 = current(a.edge, end, &moved);
-            let s = march_out(g, *a, &line, s0, &cover, settings);
+            if let Some((at, parts)) = clear_at[i] {
+                if at == s0
+                    && corners(line, s0, half).iter().all(|&q| cover.near_since(parts, q, snap).next().is_none())
+                {
+                    continue;
+                }
+            }
+            let s = march_out(g, *a, line, s0, &cover, settings);
             if s <= s0 {
+                if !each_move {
+                    clear_at[i] = Some((s0, cover.parts.len()));
+                }
                 continue;
             }
-            let mut r = strip(&line, s0, s, half);
+            let mut r = strip(line, s0, s, half);
             dedup_ring(&mut r);
             if r.len() < 3 {
                 moved.push((a.edge, end, s));
@@ -1049,7 +1063,7 @@ fn march_mouths(
                 // Where the arm turns sharply at the new mouth the stretch can fold over itself,
                 // and the union lose the part that holds a new corner: the mouth would end off
                 // the surface. Such a move is not made.
-                if corners(&line, s, half).iter().any(|&q| !covers(&grown, q, snap)) {
+                if corners(line, s, half).iter().any(|&q| !covers(&grown, q, snap)) {
                     declined.push(*a);
                     continue;
                 }
@@ -1107,8 +1121,16 @@ impl Cover {
 
     /// The parts whose box, grown by `snap`, holds `q`.
     fn near(&self, q: Point, snap: f64) -> impl Iterator<Item = &Polygon> {
-        self.parts
+        self.near_since(0, q, snap)
+    }
+
+    /// The parts from the `from`th on whose box, grown by `snap`, holds `q`, the newest first:
+    /// a corner buried by a stretch is most often buried by the last, and a stretch is tested
+    /// in a few steps where the surface takes one per outline edge.
+    fn near_since(&self, from: usize, q: Point, snap: f64) -> impl Iterator<Item = &Polygon> {
+        self.parts[from.min(self.parts.len())..]
             .iter()
+            .rev()
             .filter(move |(_, (lo, hi))| {
                 lo[0] - snap <= q.x && q.x <= hi[0] + snap && lo[1] - snap <= q.y && q.y <= hi[1] + snap
             })
