@@ -937,9 +937,6 @@ fn unbury_mouths(
                     .or_else(|| march_mouths(g, group, setback, settings, true))
                     .unwrap_or_else(|| (group.polygon.clone(), Vec::new()))
             };
-            let current = |edge: usize, end: usize, moved: &[(usize, usize, f64)]| {
-                moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
-            };
             // Arms whose mouth is still buried where the march had to stop, halfway to the
             // junction at their other end.
             let stuck: Vec<usize> = arms
@@ -951,7 +948,7 @@ fn unbury_mouths(
                         return false;
                     }
                     // Most mouths are nowhere near halfway: only those are looked at again.
-                    let s = current(a.edge, end, &moved);
+                    let s = setback_after(setback, &moved, a.edge, end);
                     if s < 0.5 * e.line.length() * (1.0 - HALFWAY_SHARE) {
                         return false;
                     }
@@ -1015,9 +1012,6 @@ fn march_mouths(
     let mut moved: Moved = Vec::new();
     // Arms whose move was not made (see below): the same march would come out the same.
     let mut declined: Vec<ArmRef> = Vec::new();
-    let current = |edge: usize, end: usize, moved: &[(usize, usize, f64)]| {
-        moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
-    };
     let corners = |line: &Line, s: f64, half: f64| [Side::Left, Side::Right].map(|side| offset_at(line, s, half, side));
     let lines: Vec<Line> = arms.iter().map(|a| arm_line(g, *a)).collect();
     // Without `each_move` the parts only grow: a mouth found clear stays clear until a part
@@ -1037,7 +1031,7 @@ fn march_mouths(
             let e = &g.edges[a.edge];
             let half = 0.5 * g.roads[e.road].width;
             let end = if a.at_start { 0 } else { 1 };
-            let s0 = current(a.edge, end, &moved);
+            let s0 = setback_after(setback, &moved, a.edge, end);
             if let Some((at, parts)) = clear_at[i] {
                 if at == s0
                     && corners(line, s0, half).iter().all(|&q| cover.near_since(parts, q, snap).next().is_none())
@@ -1081,12 +1075,12 @@ fn march_mouths(
     let mut shapes = vec![shape(cover.base())];
     shapes.extend(cover.parts[1..].iter().map(|(r, _)| vec![ccw_contour(&r.exterior)]));
     let grown = junction_surface(&shapes, settings);
-    let held = moved.iter().all(|&(edge, end, s)| {
-        let Some(a) = arms.iter().find(|a| a.edge == edge && usize::from(!a.at_start) == end) else {
-            return true;
-        };
-        let half = 0.5 * g.roads[g.edges[edge].road].width;
-        current(edge, end, &moved) != s || corners(&arm_line(g, *a), s, half).iter().all(|&q| covers(&grown, q, snap))
+    // Every mouth that moved has both its new corners on the joined surface.
+    let held = arms.iter().zip(&lines).all(|(a, line)| {
+        let end = if a.at_start { 0 } else { 1 };
+        let s = setback_after(setback, &moved, a.edge, end);
+        let half = 0.5 * g.roads[g.edges[a.edge].road].width;
+        s == setback[a.edge][end] || corners(line, s, half).iter().all(|&q| covers(&grown, q, snap))
     });
     held.then_some((grown, moved))
 }
@@ -1156,8 +1150,8 @@ impl Cover {
             })
     }
 
-    /// How far a corner buried at `q` can move along `u` before it may come out: until it
-    /// comes within `r` of the outline of a part it lies deep inside.
+    /// How far a corner at `q` can move along `u` before it may come out: until it comes
+    /// within `r` of the outline of a part it lies deep inside (0 where it lies deep in none).
     fn clear_run(&self, q: Point, u: Point, snap: f64, r: f64) -> f64 {
         self.near(q, snap).filter(|p| buried_in(p, q, snap)).map(|p| first_approach(q, u, p, r)).fold(0.0, f64::max)
     }
@@ -1192,7 +1186,6 @@ fn march_out(g: &Graph, a: ArmRef, line: &Line, s0: f64, cover: &Cover, settings
         let clear = [Side::Left, Side::Right]
             .map(|side| offset_at(line, s, half, side))
             .iter()
-            .filter(|&&q| cover.buried(q, snap))
             .map(|&q| cover.clear_run(q, u, snap, 2.0 * snap))
             .fold(0.0, f64::max);
         let segment_end = line.cum.get(k + 1).copied().unwrap_or(far);
@@ -1214,6 +1207,11 @@ fn march_out(g: &Graph, a: ArmRef, line: &Line, s0: f64, cover: &Cover, settings
 
 /// Setbacks moved by [`unbury_mouths`]: (edge, end, new setback), in order.
 type Moved = Vec<(usize, usize, f64)>;
+
+/// The setback of `edge`'s `end` after the moves in `moved` (its last one), else as in `setback`.
+fn setback_after(setback: &[[f64; 2]], moved: &[(usize, usize, f64)], edge: usize, end: usize) -> f64 {
+    moved.iter().rev().find(|m| m.0 == edge && m.1 == end).map_or(setback[edge][end], |m| m.2)
+}
 
 /// Whether `q` lies inside `poly` or within `snap` of its outline.
 fn covers(poly: &Polygon, q: Point, snap: f64) -> bool {
