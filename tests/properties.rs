@@ -2037,3 +2037,93 @@ fn winding_spline_across_a_bend() {
     check_all("winding spline across a bend", &input);
     same_when_rotated("winding spline across a bend", &input, 0.7);
 }
+
+/// Two closed loops that cross twice, a few metres apart (the first failing case of
+/// `closed_loops_hold_every_invariant` on seed 45). Loop `o1` leaves the junction of the two
+/// crossings and comes back to it; the left curb of one of its arms and the right curb of the
+/// other are one curb, whose segments touch end to end at every vertex. Taken for a corner, the
+/// touch at the loop's sharpest vertex set both arms back around the loop, and the junction
+/// covered the whole inside of `o1` (7,116 m²), leaving a piece of 7 m, with no diagnostic. The
+/// inside of `o1` is now a block, and the junction covers the crossings only.
+#[test]
+fn loop_back_into_its_junction_keeps_its_inside() {
+    let input = roads(&[
+        (
+            "o0",
+            4.0,
+            true,
+            &[
+                (165.2428181469961, 107.2969185406722),
+                (151.42315803449503, 126.31804886657527),
+                (105.08381138570502, 136.474144835205),
+                (82.14692387706856, 61.45506801104009),
+                (151.42315803449503, 88.27578821476912),
+            ],
+        ),
+        (
+            "o1",
+            7.707056708128318,
+            true,
+            &[
+                (118.47577121444208, 149.15006222023658),
+                (87.25193077443538, 193.98401983919865),
+                (13.278901629647457, 192.31075212088538),
+                (37.3633576381974, 123.48775387367357),
+                (85.05646007394267, 111.07306863253152),
+            ],
+        ),
+    ]);
+    let net = check_all("loop back into its junction", &input);
+    assert_eq!(net.junctions.len(), 1);
+    let junction = polygon_area(&net.junctions[0].polygon);
+    assert!(junction < 1_000.0, "the junction covers {junction:.0} m²");
+    // The inside of `o1`, whose centerline encloses about 6,000 m², less its road.
+    let inside = net.blocks.iter().map(|b| polygon_area(&b.polygon)).fold(0.0, f64::max);
+    assert!(inside > 4_000.0, "largest block {inside:.0} m²");
+}
+
+/// Three random splines (the first failing case of `random_splines_hold_every_invariant` on
+/// seed 367): road `s0` leaves a junction of eight arms and comes back to it 21 m on, bending
+/// away from its centre; its two arms' outer curbs touch end to end where they run on each
+/// other, and taken for a corner that touch set both arms back past each other. The edge went
+/// inside the junction, and the mouth of `s1`'s piece beside it was left off the junction's
+/// outline. The curbs' touch is a corner only for a loop hardly larger than its road.
+#[test]
+fn road_back_into_its_junction_leaves_its_neighbours_mouths() {
+    let c = PointKind::Curve;
+    let l = PointKind::Linear;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                5.09143769574938,
+                vec![
+                    sp(172.27823730149217, 72.83922065842472, l),
+                    sp(111.85080500373144, 82.73476975136265, c),
+                    sp(185.02479504492953, 126.97729448615844, c),
+                    sp(66.7829547163431, 61.26246301582934, l),
+                ],
+            ),
+            spline(
+                "s1",
+                11.942929801773268,
+                vec![
+                    sp(50.2477890727014, 271.86684308027174, c),
+                    sp(245.28949675263252, 18.005579044421165, c),
+                    sp(14.160831955351815, 158.18003374637894, c),
+                ],
+            ),
+            spline(
+                "s2",
+                6.585859689616648,
+                vec![
+                    sp(67.88143640627278, 38.74699459860203, c),
+                    sp(99.21062244504587, 172.26245441449174, c),
+                    sp(183.631219406726, 108.28417725672806, c),
+                    sp(107.59123667412226, 75.5161426793113, c),
+                ],
+            ),
+        ],
+    };
+    check_all("road back into its junction", &input);
+}

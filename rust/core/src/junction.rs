@@ -33,6 +33,10 @@ pub(crate) struct ArmIn {
     pub(crate) corner_radius: f64,
     /// Input road id, for diagnostics.
     pub(crate) road: String,
+    /// The other arm of the same edge, when the edge leaves this junction and comes back to it
+    /// (a loop, or a road between two crossings of the junction): the left curb of one and the
+    /// right curb of the other are then one curb, run from both ends.
+    pub(crate) twin: Option<usize>,
 }
 
 /// A junction's geometry: the setback of each arm (in the order given) and the outline.
@@ -55,7 +59,11 @@ enum Corner {
 
 /// First crossing of two curbs: (segment of a, segment of b, point), the one with the smallest
 /// sum of centerline positions.
-fn curb_crossing(la: &Line, ca: &Curb, lb: &Line, cb: &Curb) -> Option<(usize, usize, Point)> {
+///
+/// `one_curb` says that the curbs are one curb run from both ends (see [`ArmIn::twin`]) whose
+/// meeting with itself makes no corner ([`twin_curbs_meet`]): their segments lie on each other
+/// and touch end to end at every vertex, which is then passed over; only a real crossing counts.
+fn curb_crossing(la: &Line, ca: &Curb, lb: &Line, cb: &Curb, one_curb: bool) -> Option<(usize, usize, Point)> {
     let mut best: Option<(f64, usize, usize, Point)> = None;
     for qa in 0..ca.len_segments() {
         let (a0, a1) = (ca.verts[qa].p, ca.verts[qa + 1].p);
@@ -67,6 +75,7 @@ fn curb_crossing(la: &Line, ca: &Curb, lb: &Line, cb: &Curb) -> Option<(usize, u
                 continue;
             }
             let p = match segment_hit(a0, a1, b0, b1) {
+                SegHit::Point { ta, tb } if one_curb && shared_end(a0, a1, ta, b0, b1, tb) => continue,
                 SegHit::Point { ta, .. } => a0.lerp(a1, ta),
                 // Collinear curbs (a straight continuation of equal widths) do not make a corner.
                 SegHit::Overlap { .. } | SegHit::None => continue,
@@ -78,6 +87,40 @@ fn curb_crossing(la: &Line, ca: &Curb, lb: &Line, cb: &Curb) -> Option<(usize, u
         }
     }
     best.map(|(_, qa, qb, p)| (qa, qb, p))
+}
+
+/// Whether the curbs of two twin arms (see [`ArmIn::twin`]), `a`'s left one `curb` among them,
+/// make a corner where they meet themselves, as the curbs of two roads do where they cross:
+/// when the curb stays within `reach` metres of the junction's `center` (a loop or roundabout
+/// drawn hardly larger than its road, which the junction takes in), or when it runs around the
+/// inside of the loop and encloses no face of `min_area` square metres or more (a loop too tight
+/// for its width, its inner curb folded onto itself). Otherwise the side of the loop between
+/// the two arms is a face of its own, and the corner is open unless the curb really crosses
+/// itself.
+fn twin_curbs_meet(a: &ArmIn, curb: &Curb, center: Point, reach: f64, min_area: f64) -> bool {
+    let extension = usize::from(curb.seg.first() == Some(&usize::MAX));
+    let inner: Vec<Point> = curb.verts.iter().skip(extension).map(|v| v.p).collect();
+    if inner.iter().all(|p| p.dist(center) <= reach) {
+        return true;
+    }
+    // Counter-clockwise from this arm, its left side is the inside of the loop.
+    let line: Vec<Point> = a.line.pts.iter().map(|p| p.xy()).collect();
+    ring_area(&line) > 0.0 && ring_area(&inner) < min_area
+}
+
+/// Whether the hit at `ta` on segment `a0-a1` and `tb` on `b0-b1` is an end of both, the same
+/// point exactly.
+fn shared_end(a0: Point, a1: Point, ta: f64, b0: Point, b1: Point, tb: f64) -> bool {
+    let end = |p0: Point, p1: Point, t: f64| {
+        if t == 0.0 {
+            Some(p0)
+        } else if t == 1.0 {
+            Some(p1)
+        } else {
+            None
+        }
+    };
+    matches!((end(a0, a1, ta), end(b0, b1, tb)), (Some(p), Some(q)) if p.x == q.x && p.y == q.y)
 }
 
 /// Angle of an arm around the junction center: towards its point at `reach` metres out.
@@ -118,7 +161,11 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
             let (a, b) = (&arms[ia], &arms[ib]);
             let ca = Curb::new(&a.line, 0.5 * a.width, Side::Left, a.line.length(), wmax);
             let cb = Curb::new(&b.line, 0.5 * b.width, Side::Right, b.line.length(), wmax);
-            let corner = match curb_crossing(&a.line, &ca, &b.line, &cb) {
+            // Twin arms' curbs meeting themselves far along the loop would take the whole loop
+            // into the junction: a face as large as a block, or more.
+            let one_curb = a.twin == Some(ib)
+                && !twin_curbs_meet(a, &ca, center, a.width + a.corner_radius, settings.min_block_area);
+            let corner = match curb_crossing(&a.line, &ca, &b.line, &cb, one_curb) {
                 None => Corner::Open,
                 Some((qa, qb, p)) => {
                     let ua = ca.dir(qa);

@@ -327,6 +327,7 @@ fn compute_base(g: &Graph, base: &Base, settings: &Settings) -> JunctionOut {
                 avail: e.line.length(),
                 corner_radius: g.roads[e.road].corner_radius,
                 road: g.roads[e.road].id.clone(),
+                twin: base.arms.iter().position(|b| b.edge == a.edge && b.at_start != a.at_start),
             }
         })
         .collect();
