@@ -2127,3 +2127,44 @@ fn road_back_into_its_junction_leaves_its_neighbours_mouths() {
     };
     check_all("road back into its junction", &input);
 }
+
+/// Two closed loops and a road across them (the first failing case of
+/// `closed_loops_hold_every_invariant` on seed 593): the outline of block `b/o1/99.0/L` started
+/// at the tip of a spike of no width, which the cleaning kept (see the `blocks` test
+/// `spike_at_a_rings_start_is_cleaned`), and its platform had 6 open edges.
+#[test]
+fn block_outline_from_a_spike_tip_is_cleaned() {
+    let input = roads(&[
+        (
+            "o0",
+            6.072598899699503,
+            true,
+            &[
+                (114.81881400900173, 106.72190013633295),
+                (70.26044579010716, 120.8640357600639),
+                (56.118310166376205, 126.72190013633295),
+                (41.97617454264525, 120.8640357600639),
+                (36.118310166376205, 106.72190013633295),
+                (41.97617454264525, 92.579764512602),
+                (56.1183101663762, 62.39217933250254),
+                (87.65608456813102, 75.18412573457812),
+            ],
+        ),
+        (
+            "o1",
+            6.282938199201906,
+            true,
+            &[
+                (137.5703902304396, 53.85878536104652),
+                (130.04018626761427, 69.49541501040711),
+                (108.29818056747204, 94.48299022711007),
+                (57.53784169009278, 82.76893704040852),
+                (90.95878796905141, 41.04331314616094),
+                (113.11997155131333, 34.36022711741005),
+                (130.04018626761427, 38.22215571168592),
+            ],
+        ),
+        ("across", 7.0, false, &[(-100.0, 30.0), (250.0, 120.0)]),
+    ]);
+    check_all("block outline from a spike tip", &input);
+}

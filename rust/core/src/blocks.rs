@@ -565,15 +565,51 @@ fn lowest(ring: &[Point]) -> (f64, f64) {
 /// Drops vertices that would only give the block's meshes slivers (see `simplify_ring`; a spike
 /// or notch thinner than the block grid among them), unless that would make the polygon invalid
 /// (an edge of a thin part brought across another).
+///
+/// `simplify_ring` walks each ring from its first vertex, which it keeps while it tests the
+/// ones after it. A ring that starts at the tip of a spike of no width loses the vertex beside
+/// the tip instead of the tip, and the spike comes back across the ring's next edge: when the
+/// cleaning comes out invalid, it is taken again with every ring starting at its firmest
+/// corner ([`firmest_corner`]).
 fn simplify_polygon(p: &mut Polygon) {
-    let mut simple = p.clone();
-    simplify_ring(&mut simple.exterior, MIN_TRIANGLE_AREA, BLOCK_GRID);
-    for h in &mut simple.holes {
-        simplify_ring(h, MIN_TRIANGLE_AREA, BLOCK_GRID);
+    let simplified = |from_corner: bool| {
+        let mut simple = p.clone();
+        for ring in std::iter::once(&mut simple.exterior).chain(simple.holes.iter_mut()) {
+            if from_corner {
+                let k = firmest_corner(ring);
+                ring.rotate_left(k);
+            }
+            simplify_ring(ring, MIN_TRIANGLE_AREA, BLOCK_GRID);
+        }
+        simple
+    };
+    let simple = simplified(false);
+    if simple == *p {
+        return;
     }
+    if crate::validate::check_polygon(&simple).is_ok() {
+        *p = simple;
+        return;
+    }
+    let simple = simplified(true);
     if simple != *p && crate::validate::check_polygon(&simple).is_ok() {
         *p = simple;
     }
+}
+
+/// The vertex of `ring` whose triangle with its two neighbours is the largest (the first of
+/// equal ones): a corner no cleaning takes away.
+fn firmest_corner(ring: &[Point]) -> usize {
+    let n = ring.len();
+    let mut best = (0, f64::NEG_INFINITY);
+    for k in 0..n {
+        let (a, b, c) = (ring[(k + n - 1) % n], ring[k], ring[(k + 1) % n]);
+        let twice = b.sub(a).cross(c.sub(b)).abs();
+        if twice > best.1 {
+            best = (k, twice);
+        }
+    }
+    best.0
 }
 
 /// Block outlines are computed on a grid this fine (metres: 2^-13, about an eighth of a
@@ -1672,6 +1708,56 @@ mod tests {
 
     fn close(a: &[Point], b: &[Point]) -> bool {
         a.len() == b.len() && a.iter().zip(b).all(|(u, v)| u.dist(*v) < 1e-9)
+    }
+
+    /// A block outline (from the first failing case of `closed_loops_hold_every_invariant` on
+    /// seed 593) that starts at the tip of a spike 3.2 m long and of no width: the vertex before
+    /// the tip lies 1.7·10⁻⁷ m from the edge after it. Walked from the tip, the cleaning took
+    /// the vertex beside it (0.12 mm from the next) and kept the tip, whose spike then crossed
+    /// the ring; the invalid result was dropped and the spike stayed, and the platform's top,
+    /// whose triangles there fall below `MIN_TRIANGLE_AREA`, was left open. Taken again from the
+    /// firmest corner, the tip goes.
+    #[test]
+    fn spike_at_a_rings_start_is_cleaned() {
+        let tip = p(61.095214844, 83.352661133);
+        let v = [
+            (64.194213867, 79.483642578),
+            (64.194213867, 79.483764648),
+            (65.169921875, 78.516967773),
+            (66.339965820, 77.797485352),
+            (67.643066406, 77.362915039),
+            (69.010742188, 77.236206055),
+            (70.371459961, 77.423706055),
+            (74.104980469, 78.383666992),
+            (86.791381836, 81.645874023),
+            (88.080200195, 81.977294922),
+            (89.219360352, 82.397216797),
+            (90.250732422, 83.037719727),
+            (90.955200195, 83.705200195),
+            (91.290405273, 84.315795898),
+            (91.358764648, 85.128540039),
+            (91.091186523, 85.899047852),
+            (90.533813477, 86.494506836),
+            (89.782714844, 86.812377930),
+            (88.967163086, 86.797851562),
+            (63.114379883, 80.831787109),
+        ];
+        let mut ring = vec![tip];
+        ring.extend(v.iter().map(|&(x, y)| p(x, y)));
+        let before = block(ring);
+        assert!(crate::validate::check_polygon(&before).is_ok());
+        let mut first = before.clone();
+        simplify_ring(&mut first.exterior, MIN_TRIANGLE_AREA, BLOCK_GRID);
+        assert!(
+            crate::validate::check_polygon(&first).is_err(),
+            "the walk from the tip is valid: {:?}",
+            first.exterior
+        );
+        let mut cleaned = before.clone();
+        simplify_polygon(&mut cleaned);
+        assert!(crate::validate::check_polygon(&cleaned).is_ok());
+        assert!(!cleaned.exterior.contains(&tip), "{:?}", cleaned.exterior);
+        assert!((polygon_area(&cleaned) - polygon_area(&before)).abs() < 1e-3);
     }
 
     /// A spike 2 m long and 1 cm wide at its base goes; the square's own corners and a curve
