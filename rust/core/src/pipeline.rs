@@ -897,10 +897,7 @@ fn unbury_mouths(
     only: Option<&BTreeSet<usize>>,
     memo: Option<&Memo>,
 ) -> (BTreeMap<usize, Polygon>, BTreeSet<usize>) {
-    // A fallback outline's corner patches are grown by a hair (`junction::grown_by_a_hair`,
-    // `COINCIDENT_SHARE` × tolerance), and so may be parts that only touched the rest: a corner
-    // within twice that of the outline is on it, whichever way the rounding went.
-    let snap = 2.0 * COINCIDENT_SHARE * settings.tolerance;
+    let snap = mouth_snap(settings);
     let inside = |poly: &Polygon, q: Point| buried_in(poly, q, snap);
     // Groups are independent (an arm's end belongs to one group): each works on its own and
     // reports the setbacks it moved.
@@ -1007,13 +1004,12 @@ fn march_mouths(
     settings: &Settings,
     each_move: bool,
 ) -> Option<(Polygon, Moved)> {
-    let snap = 2.0 * COINCIDENT_SHARE * settings.tolerance;
+    let snap = mouth_snap(settings);
     let arms = &group.arms;
     let mut cover = Cover::new(group.polygon.clone());
     let mut moved: Moved = Vec::new();
     // Arms whose move was not made (see below): the same march would come out the same.
     let mut declined: Vec<ArmRef> = Vec::new();
-    let corners = |line: &Line, s: f64, half: f64| [Side::Left, Side::Right].map(|side| offset_at(line, s, half, side));
     let lines: Vec<Line> = arms.iter().map(|a| arm_line(g, *a)).collect();
     // Without `each_move` the parts only grow: a mouth found clear stays clear until a part
     // added since lies near one of its corners (a corner's test reads only the parts near it).
@@ -1035,7 +1031,7 @@ fn march_mouths(
             let s0 = setback_after(setback, &moved, a.edge, end);
             if let Some((at, parts)) = clear_at[i] {
                 if at == s0
-                    && corners(line, s0, half).iter().all(|&q| cover.near_since(parts, q, snap).next().is_none())
+                    && mouth_corners(line, s0, half).iter().all(|&q| cover.near_since(parts, q, snap).next().is_none())
                 {
                     continue;
                 }
@@ -1058,7 +1054,7 @@ fn march_mouths(
                 // Where the arm turns sharply at the new mouth the stretch can fold over itself,
                 // and the union lose the part that holds a new corner: the mouth would end off
                 // the surface. Such a move is not made.
-                if corners(line, s, half).iter().any(|&q| !covers(&grown, q, snap)) {
+                if mouth_corners(line, s, half).iter().any(|&q| !covers(&grown, q, snap)) {
                     declined.push(*a);
                     continue;
                 }
@@ -1081,7 +1077,7 @@ fn march_mouths(
         let end = if a.at_start { 0 } else { 1 };
         let s = setback_after(setback, &moved, a.edge, end);
         let half = 0.5 * g.roads[g.edges[a.edge].road].width;
-        s == setback[a.edge][end] || corners(line, s, half).iter().all(|&q| covers(&grown, q, snap))
+        s == setback[a.edge][end] || mouth_corners(line, s, half).iter().all(|&q| covers(&grown, q, snap))
     });
     held.then_some((grown, moved))
 }
@@ -1163,7 +1159,7 @@ impl Cover {
 /// a mouth corner lies buried in it, at most to the arm's end (or its middle when another
 /// junction waits there). `s0` when the mouth is not buried.
 fn march_out(g: &Graph, a: ArmRef, line: &Line, s0: f64, cover: &Cover, settings: &Settings) -> f64 {
-    let snap = 2.0 * COINCIDENT_SHARE * settings.tolerance;
+    let snap = mouth_snap(settings);
     let e = &g.edges[a.edge];
     let half = 0.5 * g.roads[e.road].width;
     let buried = |s: f64| {
@@ -1184,11 +1180,8 @@ fn march_out(g: &Graph, a: ArmRef, line: &Line, s0: f64, cover: &Cover, settings
         // additions as one by one, so the same `s` comes out), then test again.
         let k = line.segment_at(s);
         let u = line.dir(k);
-        let clear = [Side::Left, Side::Right]
-            .map(|side| offset_at(line, s, half, side))
-            .iter()
-            .map(|&q| cover.clear_run(q, u, snap, 2.0 * snap))
-            .fold(0.0, f64::max);
+        let clear =
+            mouth_corners(line, s, half).iter().map(|&q| cover.clear_run(q, u, snap, 2.0 * snap)).fold(0.0, f64::max);
         let segment_end = line.cum.get(k + 1).copied().unwrap_or(far);
         let from = s;
         s = (s + step).min(far);
@@ -1204,6 +1197,19 @@ fn march_out(g: &Graph, a: ArmRef, line: &Line, s0: f64, cover: &Cover, settings
         }
     }
     s
+}
+
+/// How close to a junction's outline a mouth corner counts as on it (metres). A fallback
+/// outline's corner patches are grown by a hair (`junction::grown_by_a_hair`, `COINCIDENT_SHARE`
+/// × tolerance), and so may be parts that only touched the rest: a corner within twice that of
+/// the outline is on it, whichever way the rounding went.
+fn mouth_snap(settings: &Settings) -> f64 {
+    2.0 * COINCIDENT_SHARE * settings.tolerance
+}
+
+/// The two corners of a mouth at arc length `s` of an arm's `line` (left, right).
+fn mouth_corners(line: &Line, s: f64, half: f64) -> [Point; 2] {
+    [Side::Left, Side::Right].map(|side| offset_at(line, s, half, side))
 }
 
 /// Setbacks moved by [`unbury_mouths`]: (edge, end, new setback), in order.
