@@ -541,3 +541,17 @@ fn a_joined_block_has_the_area_of_its_outline() {
     let input = load("osm/liege_center.roads.json");
     run_input("liege_center", input, &[Op::Move(7730583217330876928, -30.840888671148363, 7.422118993095131)], false);
 }
+
+/// A copy of a road moved by (23.7, −23.0) m closes a new block, `b/165/39.6/R`, out of what
+/// was the outer face. Its outline runs 67 m along a curb, out of the update's region and back
+/// into it across a notch between the region's boxes; a junction's edge lies along that curb
+/// in the notch, 3.5 × 10⁻⁴ m off its line, and gives the full build's outline two vertices
+/// there. The spliced face took the curb for one straight edge across the notch, and its
+/// cleaning kept another vertex of the run than the full build's did (found by the property
+/// test with `PROPTEST_RNG_SEED=58`). A join across a notch is refused where a surface lies
+/// along it.
+#[test]
+fn a_join_across_a_notch_of_the_region_sees_the_surfaces_along_it() {
+    let input = load("osm/kotka.roads.json");
+    run_input("kotka", input, &[Op::Copy(7569753136035893851, 23.680447868486173, -23.010314999321206)], false);
+}

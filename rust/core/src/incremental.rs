@@ -1063,7 +1063,14 @@ impl Session {
         let surfaces: Vec<&Polygon> = (self.pieces_meeting(&boxes).into_iter().map(|i| &self.net.pieces[i].polygon))
             .chain(self.junctions_meeting(&boxes).into_iter().map(|i| &self.net.junctions[i].polygon))
             .collect();
-        let mut found = spliced_faces(&surfaces, &boxes, whole, &old, &|m| self.open_from(m, whole))?;
+        let clearance = self.settings.tolerance;
+        let beside = |a: Point, b: Point| {
+            let bx = grow(([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)]), clearance);
+            let near = (self.pieces_meeting(&[bx]).into_iter().map(|i| &self.net.pieces[i].polygon))
+                .chain(self.junctions_meeting(&[bx]).into_iter().map(|i| &self.net.junctions[i].polygon));
+            surfaces_beside(near, a, b, &boxes, clearance)
+        };
+        let mut found = spliced_faces(&surfaces, &boxes, whole, &old, &|m| self.open_from(m, whole), &beside)?;
         found.extend(kept);
         let frame = found.iter().fold(region, |u, f| union_box(u, polygon_box(&f.polygon)));
         match self.find_blocks(grow(frame, margin), changed, redo, Some(whole), Some(found)) {
@@ -1959,6 +1966,46 @@ fn segment_meets(a: Point, b: Point, bx: Bbox) -> bool {
     true
 }
 
+/// Whether one of `surfaces` comes up to the segment from `a` to `b` outside the region
+/// `boxes`, where a spliced face would take the segment for a straight edge of its outline
+/// ([`spliced_faces`], across a notch of the region): a vertex within `clearance` of it, or an
+/// edge that crosses it and leaves its line by more than that. Where the outline leaves a
+/// straight edge there is a vertex on the edge: of a surface, or where one surface's edge
+/// crosses another's. (A surface whose edge runs along the segment, within `clearance` of its
+/// line, a road's straight curb, leaves it at no vertex beside it.)
+fn surfaces_beside<'a>(
+    surfaces: impl Iterator<Item = &'a Polygon>,
+    a: Point,
+    b: Point,
+    boxes: &[Bbox],
+    clearance: f64,
+) -> bool {
+    let inside = |p: Point| boxes.iter().any(|x| x.0[0] <= p.x && p.x <= x.1[0] && x.0[1] <= p.y && p.y <= x.1[1]);
+    let len = a.dist(b);
+    let off_line = |p: Point| if len > 0.0 { crate::geom::orient(a, b, p).abs() / len } else { p.dist(a) };
+    for poly in surfaces {
+        for r in std::iter::once(&poly.exterior).chain(&poly.holes) {
+            let n = r.len();
+            for k in 0..n {
+                let (u, w) = (r[k], r[(k + 1) % n]);
+                if !inside(u) && crate::geom::project_on_segment(u, a, b).1 <= clearance {
+                    return true;
+                }
+                let (su, sw) = (crate::geom::orient(a, b, u), crate::geom::orient(a, b, w));
+                let (sa, sb) = (crate::geom::orient(u, w, a), crate::geom::orient(u, w, b));
+                let crosses = su * sw < 0.0 && sa * sb < 0.0;
+                if crosses && off_line(u).max(off_line(w)) > clearance {
+                    let t = su / (su - sw);
+                    if !inside(u.lerp(w, t)) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
 fn contains(outer: Bbox, inner: Bbox) -> bool {
     outer.0[0] <= inner.0[0] && outer.0[1] <= inner.0[1] && inner.1[0] <= outer.1[0] && inner.1[1] <= outer.1[1]
 }
@@ -2165,6 +2212,7 @@ fn spliced_faces(
     extent: Bbox,
     old: &[&Polygon],
     outer: &dyn Fn(&[Point]) -> bool,
+    beside: &dyn Fn(Point, Point) -> bool,
 ) -> Option<Vec<Face>> {
     use i_overlay::core::overlay_rule::OverlayRule;
     // Most vertices of the old outlines lie far from the region: its box answers for them.
@@ -2325,6 +2373,13 @@ fn spliced_faces(
             None => None,
             Some(_) => Some(nearest(end, &mut all)?),
         };
+        // Across a notch no old outline says where the face's outline runs: the straight edge
+        // holds only where no surface outside the region lies along it.
+        if let Some(Next::Piece(j)) = next {
+            if beside(end, pieces[j][0]) {
+                return None;
+            }
+        }
         after_piece.push(next);
     }
     // A piece that goes on to nothing is part of the outer face (which no old outline holds),
@@ -2654,6 +2709,35 @@ mod tests {
         ]];
         let free = free_directions(m, &boxed(&u));
         assert!(!free.is_empty() && free[0].x > 0.0 && free[0].y.abs() < 1e-12, "{free:?}");
+    }
+
+    /// A join across a notch of the region is refused where a surface outside the region has
+    /// a vertex beside it (a junction along the curb, a stub's mouth) or crosses it; a curb
+    /// that runs along it does not refuse it, nor anything inside the region.
+    #[test]
+    fn surfaces_beside_a_join_are_those_that_would_bend_it() {
+        let p = Point::new;
+        let poly = |exterior: Vec<Point>| Polygon { exterior, holes: Vec::new() };
+        // The region: two boxes left and right of a notch from x = -10 to 10; the join runs
+        // along y = 0 across it.
+        let boxes: Vec<Bbox> = vec![([-50.0, -20.0], [-10.0, 20.0]), ([10.0, -20.0], [50.0, 20.0])];
+        let (a, b, clearance) = (p(-10.0, 0.0), p(10.0, 0.0), 0.05);
+        let beside = |s: &[Polygon]| surfaces_beside(s.iter(), a, b, &boxes, clearance);
+        // A road whose curb is the join, its vertices far past the notch, its curb a hair off
+        // the line.
+        let road = poly(vec![p(-100.0, 0.0), p(100.0, 1e-4), p(100.0, -8.0), p(-100.0, -8.0)]);
+        assert!(!beside(std::slice::from_ref(&road)));
+        // A junction whose edge lies along the curb 3.5e-4 m off it, inside the notch.
+        let junction = poly(vec![p(-3.0, 3.5e-4), p(4.0, 3.5e-4), p(4.0, 9.0), p(-3.0, 9.0)]);
+        assert!(beside(&[road.clone(), junction]));
+        // A road across the notch, its vertices far from the join.
+        let across = poly(vec![p(-1.0, -100.0), p(1.0, -100.0), p(1.0, 100.0), p(-1.0, 100.0)]);
+        assert!(beside(&[across]));
+        // The same junction inside a box of the region: the overlay sees it.
+        let inside = poly(vec![p(20.0, 3.5e-4), p(30.0, 3.5e-4), p(30.0, 9.0), p(20.0, 9.0)]);
+        assert!(!beside(&[road, inside]));
+        // A square a metre off the join.
+        assert!(!beside(&[poly(square(0.0, 2.0, 0.5))]));
     }
 
     #[test]
