@@ -2128,6 +2128,58 @@ fn road_back_into_its_junction_leaves_its_neighbours_mouths() {
     check_all("road back into its junction", &input);
 }
 
+/// Five random splines (the first failing case of `random_splines_hold_every_invariant` on
+/// seed 563) that cross within a few metres of each other: road `s3` leaves junction
+/// `j/s0/145.42` and comes back to it after 3.93 m, and that sliver of road, taken into the
+/// junction, ran across junction `j/s2/60.02`; the two overlapped by 2.64 m². The junction now
+/// takes only the part of the sliver that no other junction covers.
+#[test]
+fn sliver_taken_into_a_junction_leaves_its_neighbours_surface() {
+    let c = PointKind::Curve;
+    let l = PointKind::Linear;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                4.0,
+                vec![
+                    sp(84.81676481937335, 276.5874811271274, c),
+                    sp(228.7122298840628, 152.69196094402412, l),
+                    sp(0.0, 47.90034799660789, c),
+                ],
+            ),
+            spline(
+                "s1",
+                4.0,
+                vec![sp(257.1942500903651, 252.05562099116193, c), sp(57.598843229275836, 23.506291912260217, c)],
+            ),
+            spline(
+                "s2",
+                10.427329343600036,
+                vec![sp(212.43475585488105, 290.89708856673246, c), sp(242.04137388840206, 17.601567974554197, c)],
+            ),
+            spline(
+                "s3",
+                9.053769881656903,
+                vec![sp(16.261818959033903, 49.43061437730045, c), sp(288.3094524447645, 268.3138332147745, c)],
+            ),
+            spline(
+                "s4",
+                9.135363528136946,
+                vec![sp(224.4814986534457, 231.79018523529984, c), sp(0.0, 209.21373034212024, c)],
+            ),
+        ],
+    };
+    let net = check_all("sliver across a neighbour", &input);
+    assert!(
+        net.diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::JunctionsMerged && d.message.contains("comes back to it")),
+        "the sliver of s3 is junction surface: {:?}",
+        net.diagnostics
+    );
+}
+
 /// Two closed loops and a road across them (the first failing case of
 /// `closed_loops_hold_every_invariant` on seed 593): the outline of block `b/o1/99.0/L` started
 /// at the tip of a spike of no width, which the cleaning kept (see the `blocks` test

@@ -1750,8 +1750,20 @@ fn assemble(
                 })
             };
             let absorb = b - a < road.width || (b - a < HAIRPIN_WIDTHS * road.width && buried());
+            // The other junctions the sliver may reach (each took its surface apart from this
+            // one's): the junction takes only what none of them covers.
+            let others: Vec<Polygon> = if absorb {
+                let (lo, hi) = line_box(&e.line.pts);
+                let reach = ([lo[0] - road.width, lo[1] - road.width], [hi[0] + road.width, hi[1] + road.width]);
+                (junctions.iter().enumerate())
+                    .filter(|&(i, o)| Some(i) != k && crate::blocks::boxes_meet(polygon_box(&o.polygon), reach))
+                    .map(|(_, o)| o.polygon.clone())
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let junction = k.and_then(|k| junctions.get_mut(k));
-            if absorb && junction.is_some_and(|jn| absorb_sliver(jn, e, road, (a, b), settings, diags)) {
+            if absorb && junction.is_some_and(|jn| absorb_sliver(jn, &others, e, road, (a, b), settings, diags)) {
                 continue;
             }
         }
@@ -1843,9 +1855,13 @@ const HAIRPIN_WIDTHS: f64 = 2.0;
 
 /// Joins a sliver piece (the span `a..b` of edge `e`; see `assemble`) to junction `j`'s
 /// outline: the union of the two, kept when it is one valid polygon, holes and all (a loop
-/// that encloses a block keeps it as a hole). Whether it was joined.
+/// that encloses a block keeps it as a hole). The part of the sliver that one of `others` (the
+/// other junctions near it) covers stays theirs: where roads cross within a few metres of each
+/// other, the road between two mouths of one junction can run across another. Whether it was
+/// joined.
 fn absorb_sliver(
     j: &mut Junction,
+    others: &[Polygon],
     e: &crate::graph::Edge,
     road: &RoadLine,
     (a, b): (f64, f64),
@@ -1858,7 +1874,15 @@ fn absorb_sliver(
         if sliver.exterior.len() < 3 {
             return None;
         }
-        let parts = crate::overlay::overlay(&shape(&j.polygon), &shape(&sliver), OverlayRule::Union, FillRule::NonZero);
+        let mut add = shape(&sliver);
+        if !others.is_empty() {
+            let taken: Vec<Vec<Contour>> = others.iter().map(shape).collect();
+            add = crate::overlay::overlay(&add, &taken, OverlayRule::Difference, FillRule::NonZero)
+                .into_iter()
+                .flatten()
+                .collect();
+        }
+        let parts = crate::overlay::overlay(&shape(&j.polygon), &add, OverlayRule::Union, FillRule::NonZero);
         (parts.len() == 1).then(|| largest(parts))
     };
     // Around the tip of a hairpin tighter than the road is wide, the carriageway up to a mouth
