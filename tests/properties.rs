@@ -2128,6 +2128,42 @@ fn road_back_into_its_junction_leaves_its_neighbours_mouths() {
     check_all("road back into its junction", &input);
 }
 
+/// Three random splines (the first failing case of `random_splines_hold_every_invariant` on
+/// seed 713): the mouth of piece `r/s1/50.45` on junction `j/s0/10.11` has its corner between
+/// two edges of the junction's outline 1.4 and 1.9 mm long. The point that the junction's
+/// triangulation seeded inside that corner made two triangles below the smallest kept, and
+/// left out, they took the corner out of the junction's mesh (a hole beside the road's mesh).
+/// Such a point is taken out again.
+#[test]
+fn a_mouth_corner_between_millimetre_edges_stays_in_the_mesh() {
+    let c = PointKind::Curve;
+    let l = PointKind::Linear;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                10.765718009474703,
+                vec![sp(254.27640851555776, 32.43471513747848, c), sp(140.4680703508686, 115.79805263005188, c)],
+            ),
+            spline(
+                "s1",
+                4.607275590101275,
+                vec![sp(285.03808498445966, 47.59168600579219, c), sp(192.56336184613286, 46.22972787775365, c)],
+            ),
+            spline(
+                "s2",
+                4.0,
+                vec![
+                    sp(191.82086290063808, 181.10412144515095, c),
+                    sp(218.60047285160002, 36.87872397724582, l),
+                    sp(0.0, 203.2903839732208, c),
+                ],
+            ),
+        ],
+    };
+    check_all("mouth corner between millimetre edges", &input);
+}
+
 /// Five random splines (the first failing case of `random_splines_hold_every_invariant` on
 /// seed 563) that cross within a few metres of each other: road `s3` leaves junction
 /// `j/s0/145.42` and comes back to it after 3.93 m, and that sliver of road, taken into the

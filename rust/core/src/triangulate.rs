@@ -19,7 +19,10 @@
 //! 4. The faces inside the polygon are found by a flood fill from the outer face that counts the
 //!    constraint edges crossed (fewest crossings; odd = inside). This is purely topological, so
 //!    no rounding can drop a triangle at the boundary.
-//! 5. Triangles with area below [`MIN_TRIANGLE_AREA`] are left out; the rest are
+//! 5. A seed or Steiner point that makes an inside triangle below [`MIN_TRIANGLE_AREA`] is
+//!    taken out again (left out, such a triangle opens a hole in the mesh, and can take a
+//!    boundary vertex with it).
+//! 6. Triangles with area below [`MIN_TRIANGLE_AREA`] are left out; the rest are
 //!    counter-clockwise (spade's faces are, by exact predicates) and index a compact vertex list.
 //!
 //! [`triangulate_nested`] triangulates a polygon and disjoint polygons inside it (a block and
@@ -342,10 +345,52 @@ fn triangulate_with(poly: &Polygon, refine: bool) -> Triangulation {
     if refine && small {
         seed_boundary_layer(&mut cdt, poly);
         cdt = refined(cdt, input_vertices);
+        // A point added inside can make a triangle too small to keep: left out, it would open
+        // a hole in the mesh, and take a boundary vertex with it where it had no other triangle
+        // (a mouth corner between two edges a millimetre long). Such points go again, one at a
+        // time (the triangulation around each is made again without it); the polygon's own
+        // vertices make no such triangle but where the polygon itself has one.
+        for _ in 0..MAX_POINTS_TAKEN_OUT {
+            let class = inside_classes(&cdt);
+            match steiner_point_of_a_small_triangle(&cdt, &class, input_vertices) {
+                None => return collect_classified(&cdt, &class).0,
+                Some(v) => {
+                    cdt.remove(v);
+                }
+            }
+        }
+        // Past the bound: the polygon's own triangulation.
+        let Some(plain) = build_cdt(&rings) else {
+            return Triangulation::default();
+        };
+        cdt = plain;
     }
 
     collect(&cdt)
 }
+
+/// The point added by seeding or refinement (a vertex past the first `input_vertices`, the
+/// last of a face's) of the first inside face of `cdt` (by `class`) below
+/// [`MIN_TRIANGLE_AREA`], which would be left out; `None` when there is none.
+fn steiner_point_of_a_small_triangle(
+    cdt: &Cdt,
+    class: &[Option<bool>],
+    input_vertices: usize,
+) -> Option<FixedVertexHandle> {
+    cdt.inner_faces().find_map(|face| {
+        class.get(face.fix().index()).copied().flatten()?;
+        let vs = face.vertices();
+        if triangle_area(vs.map(|v| to_point(v.position()))) >= MIN_TRIANGLE_AREA {
+            return None;
+        }
+        vs.iter().map(|v| v.fix()).filter(|v| v.index() >= input_vertices).max_by_key(|v| v.index())
+    })
+}
+
+/// Most points that [`triangulate`] takes out again for making triangles too small to keep,
+/// before it gives the polygon's own triangulation instead: far more than the few a junction
+/// needs (a guard on the work: one pass over the faces per point).
+const MAX_POINTS_TAKEN_OUT: usize = 64;
 
 /// Seeds a layer of points just inside the boundary before refinement: one per boundary vertex,
 /// moved into the polygon along its corner's bisector by about the length of its edges (the
@@ -575,8 +620,12 @@ fn insert_into(cdt: &mut Cdt, rings: &[&[Point]]) -> Option<Vec<Vec<FixedVertexH
 /// The inside faces (odd number of constraint crossings from the outer face), as a compact
 /// triangulation without the too-small triangles.
 fn collect(cdt: &Cdt) -> Triangulation {
-    let class: Vec<Option<bool>> = inside_faces(cdt).into_iter().map(|inside| inside.then_some(false)).collect();
-    collect_classified(cdt, &class).0
+    collect_classified(cdt, &inside_classes(cdt)).0
+}
+
+/// [`inside_faces`] as the classes [`collect_classified`] takes: a flag for each inside face.
+fn inside_classes(cdt: &Cdt) -> Vec<Option<bool>> {
+    inside_faces(cdt).into_iter().map(|inside| inside.then_some(false)).collect()
 }
 
 /// The faces that `class` (by face index) gives a flag, as a compact triangulation without the
