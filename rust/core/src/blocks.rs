@@ -85,8 +85,13 @@ fn grazes(block: &Polygon, lots: &[Polygon]) -> bool {
 }
 
 /// The bounding box of a segment, as (lowest, highest) corners.
-fn seg_box((a, b): (Point, Point)) -> ([f64; 2], [f64; 2]) {
+pub(crate) fn seg_box((a, b): (Point, Point)) -> ([f64; 2], [f64; 2]) {
     ([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)])
+}
+
+/// The box `b` grown by `d` metres on every side.
+pub(crate) fn grow(b: Bbox, d: f64) -> Bbox {
+    ([b.0[0] - d, b.0[1] - d], [b.1[0] + d, b.1[1] + d])
 }
 
 /// Whether two closed boxes share a point.

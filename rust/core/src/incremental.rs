@@ -48,8 +48,8 @@ use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
 
 use crate::blocks::{
-    band_reach, boxes_meet as meets, face_dropped, faces, finish_blocks, name_at, name_faces, polygon_box, side_band,
-    whole_faces, Bbox, Face, Faces,
+    band_reach, boxes_meet as meets, face_dropped, faces, finish_blocks, grow, name_at, name_faces, polygon_box,
+    seg_box, side_band, whole_faces, Bbox, Face, Faces,
 };
 use crate::boxgrid::{BoxGrid, PlacedGrid};
 use crate::geom::{segment_hit, SegHit};
@@ -1065,7 +1065,7 @@ impl Session {
             .collect();
         let clearance = self.settings.tolerance;
         let beside = |a: Point, b: Point| {
-            let bx = grow(([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)]), clearance);
+            let bx = grow(seg_box((a, b)), clearance);
             let near = (self.pieces_meeting(&[bx]).into_iter().map(|i| &self.net.pieces[i].polygon))
                 .chain(self.junctions_meeting(&[bx]).into_iter().map(|i| &self.net.junctions[i].polygon));
             surfaces_beside(near, a, b, &boxes, clearance)
@@ -1937,10 +1937,6 @@ fn union_of(boxes: &[Bbox]) -> Bbox {
     boxes.iter().fold(EMPTY_BOX, |u, b| union_box(u, *b))
 }
 
-fn grow(b: Bbox, d: f64) -> Bbox {
-    ([b.0[0] - d, b.0[1] - d], [b.1[0] + d, b.1[1] + d])
-}
-
 /// Whether the segment from `a` to `b` meets the box `bx` (closed): the slab test, the part of
 /// the segment's parameter range inside both slabs is not empty.
 fn segment_meets(a: Point, b: Point, bx: Bbox) -> bool {
@@ -1982,7 +1978,6 @@ fn surfaces_beside<'a>(
 ) -> bool {
     let inside = |p: Point| boxes.iter().any(|x| x.0[0] <= p.x && p.x <= x.1[0] && x.0[1] <= p.y && p.y <= x.1[1]);
     let len = a.dist(b);
-    let off_line = |p: Point| if len > 0.0 { crate::geom::orient(a, b, p).abs() / len } else { p.dist(a) };
     for poly in surfaces {
         for r in std::iter::once(&poly.exterior).chain(&poly.holes) {
             let n = r.len();
@@ -1993,8 +1988,10 @@ fn surfaces_beside<'a>(
                 }
                 let (su, sw) = (crate::geom::orient(a, b, u), crate::geom::orient(a, b, w));
                 let (sa, sb) = (crate::geom::orient(u, w, a), crate::geom::orient(u, w, b));
+                // A crossing needs `a` and `b` apart (else both orientations are 0), so `len > 0`;
+                // `|orient| / len` is the distance from the segment's line.
                 let crosses = su * sw < 0.0 && sa * sb < 0.0;
-                if crosses && off_line(u).max(off_line(w)) > clearance {
+                if crosses && su.abs().max(sw.abs()) / len > clearance {
                     let t = su / (su - sw);
                     if !inside(u.lerp(w, t)) {
                         return true;
@@ -2269,7 +2266,7 @@ fn spliced_faces(
             let out: Vec<bool> = r.iter().map(|&p| !touches(p)).collect();
             let stays = |k: usize| {
                 let (a, b) = (r[k], r[(k + 1) % n]);
-                let ab = ([a.x.min(b.x), a.y.min(b.y)], [a.x.max(b.x), a.y.max(b.y)]);
+                let ab = seg_box((a, b));
                 out[k] && out[(k + 1) % n] && (!meets(ab, bound) || !boxes.iter().any(|bx| segment_meets(a, b, *bx)))
             };
             let edges: Vec<bool> = (0..n).map(stays).collect();

@@ -1753,8 +1753,7 @@ fn assemble(
             // The other junctions the sliver may reach (each took its surface apart from this
             // one's): the junction takes only what none of them covers.
             let others: Vec<Polygon> = if absorb {
-                let (lo, hi) = line_box(&e.line.pts);
-                let reach = ([lo[0] - road.width, lo[1] - road.width], [hi[0] + road.width, hi[1] + road.width]);
+                let reach = crate::blocks::grow(line_box(&e.line.pts), road.width);
                 (junctions.iter().enumerate())
                     .filter(|&(i, o)| Some(i) != k && crate::blocks::boxes_meet(polygon_box(&o.polygon), reach))
                     .map(|(_, o)| o.polygon.clone())
