@@ -140,8 +140,18 @@ fn differences(old: &Network, new: &Network) -> BTreeSet<(FeatureKind, String)> 
 
 /// Checks one update against a full build, and its reported changes against the difference.
 fn check_step(what: &str, session: &mut Session, e: Edit) -> Changes {
+    check_step_with(what, session, e, None)
+}
+
+/// [`check_step`]; with `sink`, the update is made by `update_with_meshes` into it.
+fn check_step_with(what: &str, session: &mut Session, e: Edit, sink: Option<&mut MeshCollector>) -> Changes {
     let before = session.network().clone();
-    let changes = session.update(std::slice::from_ref(&e)).unwrap_or_else(|err| panic!("{what}: {err}"));
+    let edits = std::slice::from_ref(&e);
+    let changes = match sink {
+        Some(sink) => session.update_with_meshes(edits, sink),
+        None => session.update(edits),
+    };
+    let changes = changes.unwrap_or_else(|err| panic!("{what}: {err}"));
     let full = build(&session.input(), session.settings()).unwrap_or_else(|err| panic!("{what}: {err}"));
     let net = session.network();
     assert_eq!(net.junctions.len(), full.junctions.len(), "{what}: junction count");
@@ -182,8 +192,9 @@ fn meshes_of(net: &Network, settings: &Settings, wanted: &(dyn Fn(FeatureKind, &
     c.meshes.into_iter().filter_map(|m| Some(((m.kind?, m.id.clone()), m))).collect()
 }
 
-/// Runs the edits; with `meshes`, also keeps meshes up to date from `Changes::remesh` alone and
-/// checks them against the meshes of the whole network after every edit.
+/// Runs the edits; with `meshes`, each by `update_with_meshes`, whose meshes must be those of
+/// `build_meshes_of` for `Changes::remesh`, and keeps meshes up to date from them alone,
+/// checked against the meshes of the whole network after every edit.
 fn run(file: &str, ops: &[Op], meshes: bool) {
     run_input(file, load(file), ops, meshes);
 }
@@ -195,16 +206,20 @@ fn run_input(file: &str, input: Input, ops: &[Op], meshes: bool) {
     for (k, op) in ops.iter().enumerate() {
         let e = edit(&session.input(), op, k);
         let what = format!("{file} edit {k} {op:?}");
-        let changes = check_step(&what, &mut session, e);
         if !meshes {
+            check_step(&what, &mut session, e);
             continue;
         }
+        let mut together = MeshCollector::default();
+        let changes = check_step_with(&what, &mut session, e, Some(&mut together));
         for r in &changes.removed {
             kept.remove(r);
         }
         let wanted: BTreeSet<(FeatureKind, String)> = changes.remesh.iter().cloned().collect();
-        let fresh = meshes_of(session.network(), &settings, &|k, id| wanted.contains(&(k, id.to_string())));
-        kept.extend(fresh);
+        let mut fresh = MeshCollector::default();
+        build_meshes_of(session.network(), &settings, &|k, id| wanted.contains(&(k, id.to_string())), &mut fresh);
+        assert!(together == fresh, "{what}: update_with_meshes gave other meshes than build_meshes_of");
+        kept.extend(fresh.meshes.into_iter().filter_map(|m| Some(((m.kind?, m.id.clone()), m))));
         let mut full = MeshCollector::default();
         build_meshes(session.network(), &settings, &mut full);
         assert_eq!(kept.len(), full.meshes.len(), "{what}: mesh count");
@@ -344,6 +359,48 @@ fn a_session_started_with_meshes_gives_the_meshes_of_its_network() {
             assert!(*session.network() == net, "{file}, {threads} threads: network");
             assert!(got.meshes.len() > 10 && got == want, "{file}, {threads} threads: meshes");
         }
+    }
+}
+
+/// `update_with_meshes` (the road pieces' and junctions' meshes built while the blocks are
+/// found) gives the changes of `update` and, in order, the meshes that `build_meshes_of` gives
+/// for their `remesh`, at one and two threads; a failed update hands over no mesh.
+#[test]
+fn an_update_with_meshes_gives_the_meshes_of_its_changes() {
+    let input = load("osm/kotka.roads.json");
+    let settings = Settings { strict: true, ..Settings::default() };
+    let n = input.roads.len();
+    let mut edits: Vec<Edit> = (0..12).map(|k| Edit::Upsert(input.roads[k * n / 12].translated(1.5, -1.0))).collect();
+    edits.push(Edit::Remove(input.roads[n / 2].id.clone()));
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut plain = Session::new(input.clone(), settings).expect("session");
+            let mut framed = Session::new(input.clone(), settings).expect("session");
+            let mut built = 0;
+            for (k, e) in edits.iter().enumerate() {
+                let what = format!("{threads} threads, edit {k}");
+                let want = plain.update(std::slice::from_ref(e)).expect("update");
+                let wanted: BTreeSet<(FeatureKind, &str)> =
+                    want.remesh.iter().map(|(k, id)| (*k, id.as_str())).collect();
+                let mut want_meshes = MeshCollector::default();
+                build_meshes_of(plain.network(), &settings, &|k, id| wanted.contains(&(k, id)), &mut want_meshes);
+                let mut got_meshes = MeshCollector::default();
+                let got = framed.update_with_meshes(std::slice::from_ref(e), &mut got_meshes).expect("update");
+                let lists = |c: &Changes| (c.added.clone(), c.changed.clone(), c.removed.clone(), c.remesh.clone());
+                assert_eq!(lists(&got), lists(&want), "{what}: changes");
+                assert!(*framed.network() == *plain.network(), "{what}: network");
+                assert!(got_meshes == want_meshes, "{what}: meshes");
+                built += usize::from(want_meshes.meshes.iter().any(|m| m.kind == Some(FeatureKind::Junction)));
+            }
+            assert!(built >= 10, "{threads} threads: only {built} of {} edits rebuilt a junction mesh", edits.len());
+            // In strict mode a bad road fails the update, and nothing reaches the sink.
+            let mut bad = input.roads[0].clone();
+            bad.width = -1.0;
+            let mut sink = MeshCollector::default();
+            assert!(framed.update_with_meshes(&[Edit::Upsert(bad)], &mut sink).is_err(), "{threads} threads");
+            assert!(sink.meshes.is_empty(), "{threads} threads: meshes of a failed update");
+        });
     }
 }
 

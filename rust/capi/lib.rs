@@ -40,8 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use roadgen_core::{
-    build_meshes_of, Changes, Edit, Error, FeatureKind, Input, Profile, ProfileOverride, Road, RoadGeometry, Session,
-    Settings,
+    Changes, Edit, Error, FeatureKind, Input, Profile, ProfileOverride, Road, RoadGeometry, Session, Settings,
 };
 use roadgen_core::{PointKind, SplinePoint};
 
@@ -537,17 +536,17 @@ pub unsafe extern "C" fn rg_update(
         let Some(session) = state.session.as_mut() else {
             return Err(Failure::new(RgResult::InvalidArgument, "nothing to update: the handle is empty"));
         };
-        let result = session.update(&edits);
+        // With meshes, the road pieces' and junctions' are built while the blocks are found.
+        let mut sink = state.build_meshes.then(|| AbiMeshSink::new(f));
+        let result = match sink.as_mut() {
+            Some(sink) => session.update_with_meshes(&edits, sink),
+            None => session.update(&edits),
+        };
         if let Ok(c) = &result {
             for (k, id) in &c.removed {
                 state.meshes.remove(&mesh_key(*k, id));
             }
-            if state.build_meshes {
-                let wanted: std::collections::BTreeSet<(FeatureKind, &str)> =
-                    c.remesh.iter().map(|(k, id)| (*k, id.as_str())).collect();
-                let mut sink = AbiMeshSink::new(f);
-                let settings = *session.settings();
-                build_meshes_of(session.network(), &settings, &|k, id| wanted.contains(&(k, id)), &mut sink);
+            if let Some(sink) = sink {
                 state.meshes.extend(keyed(sink));
             }
         }

@@ -148,6 +148,8 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         "update_s": (!updates.times.is_empty()).then(|| median(updates.times.clone())),
         "update_p90_s": percentile(&updates.times, 0.9),
         "update_meshes_s": (!updates.mesh_times.is_empty()).then(|| median(updates.mesh_times.clone())),
+        "update_then_meshes_s": (!updates.then_meshes_times.is_empty()).then(|| median(updates.then_meshes_times.clone())),
+        "update_with_meshes_s": (!updates.with_meshes_times.is_empty()).then(|| median(updates.with_meshes_times.clone())),
         "update_roads_rebuilt": (!updates.rebuilt.is_empty()).then(|| median(updates.rebuilt.clone())),
         "update_network_s": (!updates.network.is_empty()).then(|| median(updates.network.clone())),
         "update_blocks_s": (!updates.blocks.is_empty()).then(|| median(updates.blocks.clone())),
@@ -167,6 +169,11 @@ struct Updates {
     times: Vec<f64>,
     /// Seconds of building the meshes each update names (`Changes::remesh`).
     mesh_times: Vec<f64>,
+    /// Seconds of each update and its meshes, one call after the other (`update` then
+    /// `build_meshes_of`), and in one call (`update_with_meshes`, the same moves on a second
+    /// session, the two alternating).
+    then_meshes_times: Vec<f64>,
+    with_meshes_times: Vec<f64>,
     /// Roads each update built again.
     rebuilt: Vec<f64>,
     /// Seconds of each update's junction and road piece stage, and of its block stage.
@@ -193,16 +200,38 @@ fn time_updates(args: &Bench, loaded: &Loaded) -> Result<Updates, String> {
     }
     let settings = args.input.settings();
     let mut session = Session::new(loaded.input.clone(), settings).map_err(|e| args.input.engine_error(e))?;
+    let mut framed = Session::new(loaded.input.clone(), settings).map_err(|e| args.input.engine_error(e))?;
     for k in 0..count {
         let road = loaded.input.roads[k * n / count].translated(UPDATE_SHIFT_M.0, UPDATE_SHIFT_M.1);
+        let mut together = MeshCollector::default();
+        let mut with_meshes = || {
+            let t = Instant::now();
+            let changes = framed
+                .update_with_meshes(&[Edit::Upsert(road.clone())], &mut together)
+                .map_err(|e| args.input.engine_error(e))?;
+            Ok::<_, String>((changes, t.elapsed().as_secs_f64()))
+        };
+        let first = if k % 2 == 1 { Some(with_meshes()?) } else { None };
         let t = Instant::now();
-        let changes = session.update(&[Edit::Upsert(road)]).map_err(|e| args.input.engine_error(e))?;
+        let changes = session.update(&[Edit::Upsert(road.clone())]).map_err(|e| args.input.engine_error(e))?;
         out.times.push(t.elapsed().as_secs_f64());
         let wanted: BTreeSet<(FeatureKind, &str)> = changes.remesh.iter().map(|(k, id)| (*k, id.as_str())).collect();
         let t = Instant::now();
         let mut meshes = MeshCollector::default();
         build_meshes_of(session.network(), &settings, &|k, id| wanted.contains(&(k, id)), &mut meshes);
         out.mesh_times.push(t.elapsed().as_secs_f64());
+        let (framed_changes, framed_s) = match first {
+            Some(done) => done,
+            None => with_meshes()?,
+        };
+        out.then_meshes_times.push(out.times[k] + out.mesh_times[k]);
+        out.with_meshes_times.push(framed_s);
+        if framed_changes.remesh != changes.remesh || together != meshes {
+            return Err(format!(
+                "move {k} (road {}): update_with_meshes gave other meshes than update and build_meshes_of",
+                road.id
+            ));
+        }
         out.rebuilt.push(changes.stats.roads_rebuilt as f64);
         out.network.push(changes.stats.network_s);
         out.blocks.push(changes.stats.blocks_s);
@@ -212,7 +241,12 @@ fn time_updates(args: &Bench, loaded: &Loaded) -> Result<Updates, String> {
         out.joins_tried += changes.stats.joins_tried;
         out.joins_made += changes.stats.joins_made;
     }
-    eprintln!("roadgen bench: {count} updates: median {:.2} ms", 1e3 * median(out.times.clone()));
+    eprintln!(
+        "roadgen bench: {count} updates: median {:.2} ms; with their meshes {:.2} ms one call after the other, {:.2} ms in one call",
+        1e3 * median(out.times.clone()),
+        1e3 * median(out.then_meshes_times.clone()),
+        1e3 * median(out.with_meshes_times.clone())
+    );
     Ok(out)
 }
 

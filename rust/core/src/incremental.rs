@@ -304,11 +304,30 @@ impl Session {
     /// Applies `edits` in order and re-solves the network where they reach. In strict mode an
     /// edit that makes a road unusable is refused with [`Error::BadRoad`] and nothing changes.
     pub fn update(&mut self, edits: &[Edit]) -> Result<Changes, Error> {
-        crate::in_pool_eager(|| self.update_in_pool(edits))
+        crate::in_pool_eager(|| self.update_in_pool(edits, false)).map(|(c, _)| c)
     }
 
-    /// The work of [`Session::update`], on a thread of the worker pool.
-    fn update_in_pool(&mut self, edits: &[Edit]) -> Result<Changes, Error> {
+    /// [`Session::update`], and the meshes of [`Changes::remesh`] into `sink`: those that
+    /// [`crate::build_meshes_of`] gives for [`Session::network`] and the features of
+    /// `remesh`, in the same order. The road pieces' and junctions' meshes are built while the
+    /// blocks around the change are found (as in [`Session::with_meshes`]), so a host that
+    /// replaces meshes while a spline is dragged waits for less than the two calls one after
+    /// the other. Nothing goes to `sink` when the update fails.
+    pub fn update_with_meshes(&mut self, edits: &[Edit], sink: &mut dyn MeshSink) -> Result<Changes, Error> {
+        let (changes, meshes) = crate::in_pool_eager(|| self.update_in_pool(edits, true))?;
+        if let Some(meshes) = meshes {
+            meshes.hand_over(sink);
+        }
+        Ok(changes)
+    }
+
+    /// The work of [`Session::update`] and [`Session::update_with_meshes`] (with
+    /// `want_meshes`), on a thread of the worker pool.
+    fn update_in_pool(
+        &mut self,
+        edits: &[Edit],
+        want_meshes: bool,
+    ) -> Result<(Changes, Option<crate::mesh::Built>), Error> {
         self.diags_out.clear();
         self.diags_in.clear();
         // What each touched id ends as: the last edit of it wins.
@@ -373,11 +392,28 @@ impl Session {
         let surfaces =
             if dirty.boxes.is_empty() { Some(Regions::default()) } else { self.local_network(&dirty, &mut changes) };
         changes.stats.network_s = t.elapsed().as_secs_f64();
+        // With meshes: those of the road pieces and junctions to build again, made while the
+        // blocks are found (they do not depend on the blocks, which change no piece or junction).
+        let mut early: Option<(Vec<(FeatureKind, String)>, crate::mesh::SurfaceMeshes)> = None;
+        let mut full_meshes = None;
         match surfaces {
             Some(surfaces) => {
                 let t = std::time::Instant::now();
-                if !surfaces.boxes.is_empty() {
-                    self.local_blocks(&surfaces, &mut changes);
+                let blocks = |s: &mut Self, changes: &mut Changes| {
+                    if !surfaces.boxes.is_empty() {
+                        s.local_blocks(&surfaces, changes);
+                    }
+                };
+                if want_meshes {
+                    let list = self.surfaces_to_remesh(&changes);
+                    let part = self.surfaces_around(&list);
+                    let settings = self.settings;
+                    let wanted: BTreeSet<(FeatureKind, &str)> = list.iter().map(|(k, id)| (*k, id.as_str())).collect();
+                    let meshes = || crate::mesh::surface_meshes(&part, &settings, &|k, id| wanted.contains(&(k, id)));
+                    let ((), meshes) = rayon::join(|| blocks(self, &mut changes), meshes);
+                    early = Some((list, meshes));
+                } else {
+                    blocks(self, &mut changes);
                 }
                 changes.stats.blocks_s = t.elapsed().as_secs_f64();
             }
@@ -385,7 +421,7 @@ impl Session {
                 let old = std::mem::take(&mut self.net);
                 changes = Changes { stats: changes.stats, ..Changes::default() };
                 changes.stats.full_build = true;
-                self.full_build(false);
+                full_meshes = self.full_build(want_meshes);
                 changes.diagnostics_changed = old.diagnostics != self.net.diagnostics;
                 diff_features(FeatureKind::Junction, &old.junctions, &self.net.junctions, |f| &f.id, &mut changes);
                 diff_features(FeatureKind::Road, &old.pieces, &self.net.pieces, |f| &f.id, &mut changes);
@@ -402,7 +438,81 @@ impl Session {
             list.sort();
             list.dedup();
         }
-        Ok(changes)
+        let meshes = match full_meshes {
+            Some(all) => Some(all),
+            None => want_meshes.then(|| self.remeshed(&changes, early)),
+        };
+        Ok((changes, meshes))
+    }
+
+    /// The meshes of [`Changes::remesh`], in [`crate::build_meshes_of`]'s order: the road
+    /// pieces' and junctions' from `early` when it was made for exactly those, else built now.
+    fn remeshed(
+        &self,
+        changes: &Changes,
+        early: Option<(Vec<(FeatureKind, String)>, crate::mesh::SurfaceMeshes)>,
+    ) -> crate::mesh::Built {
+        let wanted: BTreeSet<(FeatureKind, &str)> = changes.remesh.iter().map(|(k, id)| (*k, id.as_str())).collect();
+        let wanted = |k: FeatureKind, id: &str| wanted.contains(&(k, id));
+        let surfaces_now = changes.remesh.iter().filter(|(k, _)| *k != FeatureKind::Block);
+        let surfaces = match early {
+            Some((list, meshes)) if list.iter().eq(surfaces_now) => meshes,
+            _ => crate::mesh::surface_meshes(&self.net, &self.settings, &wanted),
+        };
+        crate::mesh::finish_meshes_of(&self.net, surfaces, &wanted)
+    }
+
+    /// The road pieces and junctions of [`Changes::remesh`] (see [`Session::remesh`]), sorted:
+    /// after the window's build, before the block stage, which changes none of them.
+    fn surfaces_to_remesh(&self, changes: &Changes) -> Vec<(FeatureKind, String)> {
+        let mut list = self.remesh_surfaces(changes);
+        list.sort();
+        list.dedup();
+        list
+    }
+
+    /// The part of the network that the meshes of the road pieces and junctions of `list`
+    /// read: those junctions and the pieces that end at them, those pieces and the junctions
+    /// at their ends; each list in id order, as in the network.
+    fn surfaces_around(&self, list: &[(FeatureKind, String)]) -> Network {
+        let of = |kind: FeatureKind| -> BTreeSet<&str> {
+            list.iter().filter(|(k, _)| *k == kind).map(|(_, id)| id.as_str()).collect()
+        };
+        let (junctions, pieces) = (of(FeatureKind::Junction), of(FeatureKind::Road));
+        let mut ends: BTreeSet<&str> = junctions.clone();
+        for id in &pieces {
+            if let Ok(i) = self.net.pieces.binary_search_by(|p| p.id.as_str().cmp(id)) {
+                ends.extend(
+                    [&self.net.pieces[i].from, &self.net.pieces[i].to].into_iter().flatten().map(String::as_str),
+                );
+            }
+        }
+        let at_junctions = self.near_junctions(&junctions);
+        let at = |j: &Option<String>| j.as_deref().is_some_and(|j| junctions.contains(j));
+        Network {
+            junctions: self.net.junctions.iter().filter(|j| ends.contains(j.id.as_str())).cloned().collect(),
+            pieces: (self.net.pieces.iter().zip(&self.piece_box))
+                .filter(|(p, b)| pieces.contains(p.id.as_str()) || (at_junctions(**b) && (at(&p.from) || at(&p.to))))
+                .map(|(p, _)| p.clone())
+                .collect(),
+            ..Network::default()
+        }
+    }
+
+    /// Whether a road piece with box `b` may end at one of `junctions`: a piece at a junction
+    /// has its mouth on the junction's outline, so its box comes within a snap distance of the
+    /// junction's (any piece may when a surface is empty and has no box).
+    fn near_junctions(&self, junctions: &BTreeSet<&str>) -> impl Fn(Bbox) -> bool {
+        let slack = self.settings.snap_distance + self.settings.tolerance;
+        let mut region = Regions::default();
+        let mut every_piece = false;
+        for id in junctions {
+            if let Ok(i) = self.net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)) {
+                every_piece |= self.junction_box[i] == EMPTY_BOX;
+                region.add(grow(self.junction_box[i], slack));
+            }
+        }
+        move |b: Bbox| every_piece || b == EMPTY_BOX || region.meets(b)
     }
 
     /// Completes [`Changes::remesh`]: what was added or changed, the junctions at both ends of
@@ -413,28 +523,36 @@ impl Session {
             changes.remesh = self.all_features();
             return;
         }
-        let fresh: Vec<(FeatureKind, String)> = changes.added.iter().chain(&changes.changed).cloned().collect();
+        let mut list = self.remesh_surfaces(changes);
+        let blocks = changes.added.iter().chain(&changes.changed).filter(|(k, _)| *k == FeatureKind::Block);
+        list.extend(
+            blocks.filter(|(_, id)| self.net.blocks.binary_search_by(|b| b.id.as_str().cmp(id)).is_ok()).cloned(),
+        );
+        let surfaces_changed =
+            changes.added.iter().chain(&changes.changed).chain(&changes.removed).any(|(k, _)| *k != FeatureKind::Block);
+        if surfaces_changed && !(old_flat.is_some() && old_flat == self.flat) {
+            list.extend(self.net.blocks.iter().map(|b| (FeatureKind::Block, b.id.clone())));
+        }
+        changes.remesh.extend(list);
+    }
+
+    /// The road pieces and junctions of [`Session::remesh`], each once or more, that exist now:
+    /// those added or changed, the road pieces at junctions that changed, the junctions at both
+    /// ends of road pieces that changed.
+    fn remesh_surfaces(&self, changes: &Changes) -> Vec<(FeatureKind, String)> {
+        let fresh = changes.added.iter().chain(&changes.changed).filter(|(k, _)| *k != FeatureKind::Block);
+        let fresh: Vec<(FeatureKind, String)> = fresh.cloned().collect();
         let junctions: BTreeSet<&str> =
             fresh.iter().filter(|(k, _)| *k == FeatureKind::Junction).map(|(_, id)| id.as_str()).collect();
         let pieces: BTreeSet<&str> =
             fresh.iter().filter(|(k, _)| *k == FeatureKind::Road).map(|(_, id)| id.as_str()).collect();
         let mut extra = Vec::new();
-        // A piece at a junction has its mouth on the junction's outline: only pieces whose boxes
-        // come within a snap distance of the changed junctions' boxes are looked at (no names
-        // compared for the rest of the network), unless a surface is empty (no box).
-        let slack = self.settings.snap_distance + self.settings.tolerance;
-        let mut at_junctions = Regions::default();
-        let mut every_piece = false;
-        for id in &junctions {
-            if let Ok(i) = self.net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)) {
-                every_piece |= self.junction_box[i] == EMPTY_BOX;
-                at_junctions.add(grow(self.junction_box[i], slack));
-            }
-        }
+        // Only pieces whose boxes come near the changed junctions' are looked at (no names
+        // compared for the rest of the network).
+        let near = self.near_junctions(&junctions);
         for (p, b) in self.net.pieces.iter().zip(&self.piece_box) {
             let at = |j: &Option<String>| j.as_deref().is_some_and(|j| junctions.contains(j));
-            let near = every_piece || *b == EMPTY_BOX || at_junctions.meets(*b);
-            if near && (at(&p.from) || at(&p.to)) {
+            if near(*b) && (at(&p.from) || at(&p.to)) {
                 extra.push((FeatureKind::Road, p.id.clone()));
             }
         }
@@ -446,20 +564,13 @@ impl Session {
                 }
             }
         }
-        let surfaces_changed =
-            changes.added.iter().chain(&changes.changed).chain(&changes.removed).any(|(k, _)| *k != FeatureKind::Block);
-        if surfaces_changed && !(old_flat.is_some() && old_flat == self.flat) {
-            extra.extend(self.net.blocks.iter().map(|b| (FeatureKind::Block, b.id.clone())));
-        }
-        changes.remesh.extend(fresh);
-        changes.remesh.extend(extra);
         // Only what exists now.
         let exists = |k: FeatureKind, id: &str| match k {
             FeatureKind::Junction => self.net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)).is_ok(),
             FeatureKind::Road => self.net.pieces.binary_search_by(|p| p.id.as_str().cmp(id)).is_ok(),
-            FeatureKind::Block => self.net.blocks.binary_search_by(|b| b.id.as_str().cmp(id)).is_ok(),
+            FeatureKind::Block => false,
         };
-        changes.remesh.retain(|(k, id)| exists(*k, id));
+        fresh.into_iter().chain(extra).filter(|(k, id)| exists(*k, id)).collect()
     }
 
     /// [`flat_height`] of the network after an update that changed the road pieces in
@@ -2518,6 +2629,51 @@ mod tests {
         assert_eq!(s.reach(), narrow);
         s.update(&[Edit::Remove("b".to_owned())]).expect("update");
         assert_eq!(s.reach(), every_road(&s));
+    }
+
+    /// The part of the network that [`Session::update_with_meshes`] meshes early holds, for
+    /// the road pieces and junctions asked for, every piece at those junctions and every
+    /// junction at those pieces' ends, and nothing else.
+    #[test]
+    fn surfaces_around_hold_what_their_meshes_read() {
+        let road = |id: &str, a: (f64, f64), b: (f64, f64)| Road {
+            id: id.to_owned(),
+            width: 8.0,
+            layer: 0,
+            closed: false,
+            has_height: false,
+            geometry: RoadGeometry::Polyline(vec![Point3::new(a.0, a.1, 0.0), Point3::new(b.0, b.1, 0.0)]),
+            profile: Default::default(),
+        };
+        // A grid of streets 80 m apart, a road from each crossing to the next.
+        let mut roads = Vec::new();
+        let at = |k: usize| 80.0 * k as f64;
+        for i in 0..5 {
+            for k in 0..4 {
+                roads.push(road(&format!("x{i}.{k}"), (at(k), at(i)), (at(k + 1), at(i))));
+                roads.push(road(&format!("y{i}.{k}"), (at(i), at(k)), (at(i), at(k + 1))));
+            }
+        }
+        let s = Session::new(Input { roads }, Settings::default()).expect("session");
+        let net = s.network();
+        let ends = |p: &RoadPiece| [p.from.clone(), p.to.clone()].into_iter().flatten().collect::<Vec<String>>();
+        let inner = net.junctions.iter().find(|j| net.pieces.iter().filter(|p| ends(p).contains(&j.id)).count() == 4);
+        let (j, p) = (inner.expect("a crossing of four pieces"), &net.pieces[0]);
+        let list = vec![(FeatureKind::Junction, j.id.clone()), (FeatureKind::Road, p.id.clone())];
+        let part = s.surfaces_around(&list);
+        let mut want_pieces: Vec<&str> =
+            net.pieces.iter().filter(|q| q.id == p.id || ends(q).contains(&j.id)).map(|q| q.id.as_str()).collect();
+        want_pieces.dedup();
+        let mut want_junctions: Vec<String> = ends(p);
+        want_junctions.push(j.id.clone());
+        want_junctions.sort();
+        want_junctions.dedup();
+        let got_pieces: Vec<&str> = part.pieces.iter().map(|q| q.id.as_str()).collect();
+        let got_junctions: Vec<String> = part.junctions.iter().map(|q| q.id.clone()).collect();
+        assert_eq!(got_pieces, want_pieces);
+        assert_eq!(got_junctions, want_junctions);
+        assert!(got_pieces.len() == 5 || got_pieces.len() == 4, "{got_pieces:?}");
+        assert!(part.blocks.is_empty() && part.diagnostics.is_empty());
     }
 
     fn square(cx: f64, cy: f64, r: f64) -> Vec<Point> {

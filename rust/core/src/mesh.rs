@@ -120,7 +120,16 @@ pub(crate) type SurfaceMeshes = (Vec<MeshCollector>, Vec<MeshCollector>);
 /// The rest of [`build_meshes`] once `net` has its blocks and `surfaces` are built: the block
 /// meshes, with the others, ready to hand over in order.
 pub(crate) fn finish_meshes(net: &Network, surfaces: SurfaceMeshes) -> Built {
-    Built { roads: surfaces.0, junctions: surfaces.1, blocks: block_meshes(net, &every_feature) }
+    finish_meshes_of(net, surfaces, &every_feature)
+}
+
+/// [`finish_meshes`] for the blocks that `wanted` picks (`surfaces` built for the same choice).
+pub(crate) fn finish_meshes_of(
+    net: &Network,
+    surfaces: SurfaceMeshes,
+    wanted: &(dyn Fn(FeatureKind, &str) -> bool + Sync),
+) -> Built {
+    Built { roads: surfaces.0, junctions: surfaces.1, blocks: block_meshes(net, wanted) }
 }
 
 /// The meshes of the blocks that `wanted` picks, in id order.
