@@ -2256,3 +2256,39 @@ fn block_outline_from_a_spike_tip_is_cleaned() {
     ]);
     check_all("block outline from a spike tip", &input);
 }
+
+/// A road that runs 190 m from a T-junction, turns back in a hairpin and ends 100 m later (the
+/// minimal failing case of `random_splines_hold_every_invariant` on seed 769). The piece's
+/// polygon is triangulated (its corners moved to the sweep's), and each vertex takes `v` from
+/// its nearest centerline segment: rstar's single nearest-neighbour search gave a vertex at a
+/// corner of the dead end's cap the piece's first segment (186 m long), 38 m away, where the
+/// last segment lay 3.06 m away, so `v` there was 158.7 m of the road instead of about 418. The
+/// nearest segment is now found by rstar's nearest-neighbour iterator.
+#[test]
+fn a_dead_end_cap_beside_a_hairpin_takes_v_from_its_own_segment() {
+    let c = PointKind::Curve;
+    let l = PointKind::Linear;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                6.115996069032594,
+                vec![
+                    sp(214.36332820543493, 190.82271479124122, l),
+                    sp(5.6060577587418985, 36.8596019306594, c),
+                    sp(66.50667236780296, 125.44244620331844, c),
+                ],
+            ),
+            spline(
+                "s1",
+                10.588008852787441,
+                vec![
+                    sp(0.0, 248.8545769927085, c),
+                    sp(140.32405191279813, 180.94323859022344, c),
+                    sp(164.522480511542, 147.2119638006821, c),
+                ],
+            ),
+        ],
+    };
+    check_all("hairpin to a dead end", &input);
+}

@@ -596,7 +596,7 @@ fn polygon_mesh(p: &RoadPiece, line: &Line, corners: &Corners) -> Option<(Vec<Me
         .vertices
         .iter()
         .map(|&q| {
-            let k = tree.nearest_neighbor([q.x, q.y]).map_or(0, |g| g.data);
+            let k = nearest(&tree, q).map_or(0, |g| g.data);
             let (a, b) = (line.pts[k], line.pts[k + 1]);
             let d = b.xy().sub(a.xy());
             let l2 = d.dot(d);
@@ -621,6 +621,15 @@ fn polygon_mesh(p: &RoadPiece, line: &Line, corners: &Corners) -> Option<(Vec<Me
         })
         .collect();
     Some((verts, t.triangles))
+}
+
+/// The segment of `tree` nearest `q` (the first of several as near), by rstar's
+/// nearest-neighbour iterator, which visits the boxes in order of their distance. Its
+/// single-answer search (`nearest_neighbor`, which prunes more) can give a segment that is not
+/// the nearest: for a corner of a dead end's cap it gave one 38 m away where one lay 3.06 m
+/// away, and the cap's texture ran from the wrong part of the road (property seed 769).
+fn nearest<T>(tree: &RTree<GeomWithData<RLine<[f64; 2]>, T>>, q: Point) -> Option<&GeomWithData<RLine<[f64; 2]>, T>> {
+    tree.nearest_neighbor_iter([q.x, q.y]).next()
 }
 
 fn sink_vertex(
@@ -774,7 +783,7 @@ impl Heights {
         if let Some(z) = self.flat {
             return z;
         }
-        match self.tree.nearest_neighbor([q.x, q.y]) {
+        match nearest(&self.tree, q) {
             Some(seg) => {
                 let (a, b) = (seg.geom().from, seg.geom().to);
                 let (t, _) = crate::geom::project_on_segment(q, Point::new(a[0], a[1]), Point::new(b[0], b[1]));
