@@ -2292,3 +2292,32 @@ fn a_dead_end_cap_beside_a_hairpin_takes_v_from_its_own_segment() {
     };
     check_all("hairpin to a dead end", &input);
 }
+
+/// A star of 13 arms of 179 m from one point, several a fraction of a degree apart (the minimal
+/// failing case of `rotation_does_not_matter` on seed 663, turned by 0.702 rad). The junction
+/// of all 13 arms yields the carriageway of piece `r/a7/0.00`, which its surface buries, in
+/// place (3,192.9 m²) but refused to when turned (3,267.8 m²): the cut outline passed 1.8e-8 m
+/// from `a6`'s mouth corner, beside a tooth of two vertices 5e-5 m from it, and moving the
+/// nearest vertex onto the corner made the ring cross itself, so the cut would lose a stitched
+/// corner. The cut's rounding twins are now dropped around each corner (`drop_twins`), as the
+/// finished outline's are.
+#[test]
+fn a_star_of_thirteen_arms_yields_the_same_carriageway_when_turned() {
+    const W: f64 = 4.79832853747044;
+    let input = roads(&[
+        ("a0", W, false, &[(0.0, 0.0), (53.74550900599197, 170.7525665429655)]),
+        ("a1", W, false, &[(0.0, 0.0), (177.34176517491372, 24.390921343171517)]),
+        ("a2", W, false, &[(0.0, 0.0), (175.8355880540656, 33.568805355626964)]),
+        ("a3", W, false, &[(0.0, 0.0), (178.98252103962892, -3.2056016006057435)]),
+        ("a4", W, false, &[(0.0, 0.0), (178.9994454647555, 2.0535926161348996)]),
+        ("a5", W, false, &[(0.0, 0.0), (178.86186790193804, 7.31101429028041)]),
+        ("a6", W, false, &[(0.0, 0.0), (176.89597922185345, 27.437770581164404)]),
+        ("a7", W, false, &[(0.0, 0.0), (175.65423475307492, 34.50519573389876)]),
+        ("a8", W, false, &[(0.0, 0.0), (174.1302463655431, 41.517177408854316)]),
+        ("a9", W, false, &[(0.0, 0.0), (-151.0667444287834, -96.04091548403552)]),
+        ("a10", W, false, &[(0.0, 0.0), (171.0039752089993, -52.94014716680498)]),
+        ("a11", W, false, &[(0.0, 0.0), (171.18772899389307, -52.34290936923967)]),
+        ("a12", W, false, &[(0.0, 0.0), (171.36939691033263, -51.74503378984212)]),
+    ]);
+    same_when_rotated("star of thirteen arms", &input, 0.7019311110441475);
+}

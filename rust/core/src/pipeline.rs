@@ -2191,6 +2191,10 @@ fn yield_to_buried(
         let mut cut = largest(parts);
         dedup_ring(&mut cut.exterior);
         snap_all(&mut cut, cs.iter().map(|c| c.0), snap);
+        // A corner that the cut passes a hair away, beside a tooth of rounding twins (where
+        // moving the nearest vertex onto it would make the ring cross itself), is made a vertex
+        // as the finished outline's corners are.
+        drop_twins(&mut cut, cs, 2.0 * COINCIDENT_SHARE * snap, snap);
         // Every corner stitched before still is (or lies on the yielded carriageway: a piece
         // of a road that overlaps this one, whose mouth the yielded piece covers), and more are.
         let on_piece = |c: Point| {
