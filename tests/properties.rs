@@ -324,7 +324,8 @@ proptest! {
     }
 
     /// The whole input rotated about the origin gives the same network up to ids; areas within
-    /// 0.1 % and 0.01 m² (see docs/ROBUSTNESS.md for a seed on which a star does not).
+    /// 0.1 % and 0.01 m² (docs/ROBUSTNESS.md lists the seeds on which stars did not, and their
+    /// regression tests).
     #[test]
     fn rotation_does_not_matter(input in network(), angle in 0.0..TAU) {
         let a = check_all("network", &input);
