@@ -2322,3 +2322,39 @@ fn a_star_of_thirteen_arms_yields_the_same_carriageway_when_turned() {
     ]);
     same_when_rotated("star of thirteen arms", &input, 0.7019311110441475);
 }
+
+/// Three splines (the minimal failing case of `random_splines_hold_every_invariant` on seed
+/// 895). Piece `r/s2/333.70` starts at junction `j/s0/21.68` where its curb folds at the mouth:
+/// its polygon has the mouth corner and two more vertices within 1.9 mm of it. Its mesh is its
+/// polygon triangulated with the corner on the junction's vertex, but no triangle kept had the
+/// corner, so no road vertex lay on the junction's. A triangulation that loses a corner now
+/// gives way to the held sweep, whose corners are the junction's vertices.
+#[test]
+fn a_mouth_corner_beside_a_millimetre_fold_of_the_curb_stays_in_the_road_mesh() {
+    let c = PointKind::Curve;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                8.876863683173664,
+                vec![sp(266.82478592545675, 258.75746043009457, c), sp(157.85155689389387, 0.0, c)],
+            ),
+            spline(
+                "s1",
+                4.0,
+                vec![sp(117.42895644513887, 139.88821032317023, c), sp(267.8483518722292, 245.39932318951716, c)],
+            ),
+            spline(
+                "s2",
+                6.358971023005344,
+                vec![
+                    sp(0.0, 29.01404068717942, c),
+                    sp(174.83967432172236, 124.6363407636372, c),
+                    sp(254.72570545210368, 256.03948507366556, c),
+                    sp(62.55696449427127, 64.85369977347068, c),
+                ],
+            ),
+        ],
+    };
+    check_all("fold at a mouth", &input);
+}

@@ -579,9 +579,12 @@ fn polygon_mesh(p: &RoadPiece, line: &Line, corners: &Corners) -> Option<(Vec<Me
         t.triangles.iter().map(|tr| crate::geom::ring_area(&tr.map(|k| t.vertices[k as usize]))).sum()
     };
     let whole = crate::validate::polygon_area(&p.polygon);
-    // Every mouth corner on a vertex of its own, the area kept, and something to show.
+    // Every mouth corner on a vertex of its own and in a triangle kept (beside curb vertices a
+    // millimetre from it, property seed 895, none was), the area kept, and something to show.
+    let kept = |q: Point| t.triangles.iter().flatten().any(|&k| t.vertices.get(k as usize) == Some(&q));
     if t.triangles.is_empty()
         || placed < corners.iter().filter(|c| c.mouth).count()
+        || !corner_at.iter().all(|&(q, _)| kept(q))
         || !((area(&t) - whole).abs() <= CORNER_MOVE_AREA * whole.abs() + moved * p.width)
     {
         return None;
