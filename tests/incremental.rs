@@ -180,6 +180,14 @@ fn check_step_with(what: &str, session: &mut Session, e: Edit, sink: Option<&mut
         changes.added.iter().chain(&changes.changed).chain(&changes.removed).cloned().collect();
     assert_eq!(reported, touched, "{what}: reported changes");
     assert_eq!(changes.diagnostics_changed, before.diagnostics != net.diagnostics, "{what}: diagnostics flag");
+    // What is to be meshed again exists, and holds what was added or changed.
+    let now: BTreeSet<(FeatureKind, String)> = differences(&Network::default(), net);
+    for r in &changes.remesh {
+        assert!(now.contains(r), "{what}: {r:?} is to be meshed again but is not in the network");
+    }
+    for r in changes.added.iter().chain(&changes.changed) {
+        assert!(changes.remesh.contains(r), "{what}: {r:?} changed but is not to be meshed again");
+    }
     changes
 }
 

@@ -533,12 +533,15 @@ impl Session {
         if surfaces_changed && !(old_flat.is_some() && old_flat == self.flat) {
             list.extend(self.net.blocks.iter().map(|b| (FeatureKind::Block, b.id.clone())));
         }
-        changes.remesh.extend(list);
+        // What the window's build put there already (the junctions old pieces ended at) is in
+        // `list`, as far as it still exists.
+        changes.remesh = list;
     }
 
     /// The road pieces and junctions of [`Session::remesh`], each once or more, that exist now:
     /// those added or changed, the road pieces at junctions that changed, the junctions at both
-    /// ends of road pieces that changed.
+    /// ends of road pieces that changed, and those `remesh` holds already (the junctions that
+    /// old road pieces ended at, put there by the window's build).
     fn remesh_surfaces(&self, changes: &Changes) -> Vec<(FeatureKind, String)> {
         let fresh = changes.added.iter().chain(&changes.changed).filter(|(k, _)| *k != FeatureKind::Block);
         let fresh: Vec<(FeatureKind, String)> = fresh.cloned().collect();
@@ -570,7 +573,8 @@ impl Session {
             FeatureKind::Road => self.net.pieces.binary_search_by(|p| p.id.as_str().cmp(id)).is_ok(),
             FeatureKind::Block => false,
         };
-        fresh.into_iter().chain(extra).filter(|(k, id)| exists(*k, id)).collect()
+        let before = changes.remesh.iter().filter(|(k, _)| *k != FeatureKind::Block).cloned();
+        fresh.into_iter().chain(extra).chain(before).filter(|(k, id)| exists(*k, id)).collect()
     }
 
     /// [`flat_height`] of the network after an update that changed the road pieces in
