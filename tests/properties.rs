@@ -2358,3 +2358,44 @@ fn a_mouth_corner_beside_a_millimetre_fold_of_the_curb_stays_in_the_road_mesh() 
     };
     check_all("fold at a mouth", &input);
 }
+
+/// Property seed 904: four splines crossing within a few metres. Two of their crossings, 11.5 m
+/// apart, make one base junction whose curbs overlap, so its outline is the union of its arms'
+/// stubs; the stubs from one crossing touch none from the other. The hull of the arms' starts
+/// that should bridge the two was no area (two points and their midpoint), so the outline kept
+/// the larger part and dropped the other's three mouths, leaving 5.75 m of carriageway between
+/// the junction and road `s2`'s next piece that no feature covered. The hull of the arms' first
+/// cross-sections now bridges them.
+#[test]
+fn a_junction_of_two_crossings_whose_stubs_do_not_meet_keeps_the_mouths_of_both() {
+    let c = PointKind::Curve;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                4.0,
+                vec![sp(256.4699951933782, 6.266447602609309, c), sp(62.673176156528925, 110.35067695538339, c)],
+            ),
+            spline(
+                "s1",
+                4.0,
+                vec![
+                    sp(84.41115908662945, 95.96465372297725, c),
+                    sp(293.89659394420926, 14.50141249351733, c),
+                    sp(266.34623682934705, 105.85465647810527, c),
+                ],
+            ),
+            spline(
+                "s2",
+                11.491855917721157,
+                vec![
+                    sp(204.4171748077087, 197.28992106286927, c),
+                    sp(13.973668932313643, 101.55222702094318, c),
+                    sp(283.9009778548104, 19.641855175983522, c),
+                ],
+            ),
+            spline("s3", 4.0, vec![sp(0.0, 222.3069476355219, c), sp(238.8309822342466, 8.795293044543131, c)]),
+        ],
+    };
+    check_all("two crossings in one fallback junction", &input);
+}

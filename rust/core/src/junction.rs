@@ -323,6 +323,20 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
             shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
         }
     }
+    if shapes.len() > 1 {
+        // The starts may be too few to bridge (two nodes and their midpoint make no area):
+        // the hull of the arms' first cross-sections, each the full width of its road, holds
+        // every stub's start and so overlaps every stub.
+        let sections: Vec<Point> = arms
+            .iter()
+            .flat_map(|a| [Side::Left, Side::Right].map(|side| offset_at(&a.line, 0.0, 0.5 * a.width, side)))
+            .collect();
+        let hull = convex_hull(&sections);
+        if hull.len() >= 3 {
+            parts.push(to(&hull));
+            shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
+        }
+    }
     let mut polygon = largest(shapes);
     polygon.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
     diags.push(Diagnostic {
