@@ -17,9 +17,12 @@
 //! # With AGAIN=1, `time` and `profile` make each move twice and look at the second update
 //! # only: a window built where nothing changed, every result from the session's memo.
 //! AGAIN=1 target/release/examples/update_moves time INPUT N SHARE
+//! # With MESHES=1, `time` and `profile` make each move with its meshes
+//! # (`Session::update_with_meshes`, into a `MeshCollector`).
+//! MESHES=1 target/release/examples/update_moves time INPUT N SHARE
 //! ```
 
-use roadgen_core::{build, Edit, Session, Settings};
+use roadgen_core::{build, Changes, Edit, Error, MeshCollector, Session, Settings};
 use roadgen_formats::{read_str, ReadOptions};
 use std::time::Instant;
 
@@ -33,8 +36,20 @@ const SLOWEST: usize = 12;
 const SHIFT: (f64, f64) = (1.5, -1.0);
 
 #[inline(never)]
-fn profiled_update(session: &mut Session, edits: &[Edit]) {
-    std::hint::black_box(session.update(edits).map(|c| c.added.len()).ok());
+fn profiled_update(session: &mut Session, edits: &[Edit], meshes: bool) {
+    std::hint::black_box(update(session, edits, meshes).map(|c| c.added.len()).ok());
+}
+
+/// One update, with its meshes when `meshes` is set.
+fn update(session: &mut Session, edits: &[Edit], meshes: bool) -> Result<Changes, Error> {
+    if meshes {
+        let mut sink = MeshCollector::default();
+        let changes = session.update_with_meshes(edits, &mut sink);
+        std::hint::black_box(sink);
+        changes
+    } else {
+        session.update(edits)
+    }
 }
 
 fn usage() -> ! {
@@ -70,20 +85,21 @@ fn main() {
     let mut session = Session::new(loaded.input.clone(), settings).expect("session");
     let (mut times, mut differing) = (Vec::new(), 0);
     let again = std::env::var_os("AGAIN").is_some() && args[0] != "check";
+    let meshes = std::env::var_os("MESHES").is_some() && args[0] != "check";
     for k in 0..count {
         let road = loaded.input.roads[k * n / count].translated(SHIFT.0, SHIFT.1);
         let edits = [Edit::Upsert(road)];
         if again {
-            session.update(&edits).expect("update");
+            update(&mut session, &edits, meshes).expect("update");
         }
         if listed.contains(&k) {
             // On a worker of the pool, where `Session::update` does its work, so that callgrind
             // (which counts per thread) sees the whole update inside this call.
-            rayon::scope(|_| profiled_update(&mut session, &edits));
+            rayon::scope(|_| profiled_update(&mut session, &edits, meshes));
             continue;
         }
         let t = Instant::now();
-        let changes = session.update(&edits).expect("update");
+        let changes = update(&mut session, &edits, meshes).expect("update");
         times.push((t.elapsed().as_secs_f64(), k, changes.stats.rounds));
         if args[0] == "check" {
             let full = build(&session.input(), &settings).expect("build");

@@ -433,7 +433,8 @@ impl Session {
             changes.diagnostics_changed = self.settle_diagnostics();
             self.flat = self.flat_after(&changes);
         }
-        self.remesh(&mut changes, old_flat);
+        let (surfaces, early) = early.unzip();
+        self.remesh(&mut changes, old_flat, surfaces);
         for list in [&mut changes.added, &mut changes.changed, &mut changes.removed, &mut changes.remesh] {
             list.sort();
             list.dedup();
@@ -446,19 +447,12 @@ impl Session {
     }
 
     /// The meshes of [`Changes::remesh`], in [`crate::build_meshes_of`]'s order: the road
-    /// pieces' and junctions' from `early` when it was made for exactly those, else built now.
-    fn remeshed(
-        &self,
-        changes: &Changes,
-        early: Option<(Vec<(FeatureKind, String)>, crate::mesh::SurfaceMeshes)>,
-    ) -> crate::mesh::Built {
+    /// pieces' and junctions' from `early` when they were built beside the block stage (for the
+    /// list that [`Session::remesh`] was then handed), else built now.
+    fn remeshed(&self, changes: &Changes, early: Option<crate::mesh::SurfaceMeshes>) -> crate::mesh::Built {
         let wanted: BTreeSet<(FeatureKind, &str)> = changes.remesh.iter().map(|(k, id)| (*k, id.as_str())).collect();
         let wanted = |k: FeatureKind, id: &str| wanted.contains(&(k, id));
-        let surfaces_now = changes.remesh.iter().filter(|(k, _)| *k != FeatureKind::Block);
-        let surfaces = match early {
-            Some((list, meshes)) if list.iter().eq(surfaces_now) => meshes,
-            _ => crate::mesh::surface_meshes(&self.net, &self.settings, &wanted),
-        };
+        let surfaces = early.unwrap_or_else(|| crate::mesh::surface_meshes(&self.net, &self.settings, &wanted));
         crate::mesh::finish_meshes_of(&self.net, surfaces, &wanted)
     }
 
@@ -480,50 +474,60 @@ impl Session {
         };
         let (junctions, pieces) = (of(FeatureKind::Junction), of(FeatureKind::Road));
         let mut ends: BTreeSet<&str> = junctions.clone();
+        let mut at: Vec<usize> = self.pieces_at(&junctions);
         for id in &pieces {
             if let Ok(i) = self.net.pieces.binary_search_by(|p| p.id.as_str().cmp(id)) {
                 ends.extend(
                     [&self.net.pieces[i].from, &self.net.pieces[i].to].into_iter().flatten().map(String::as_str),
                 );
+                at.push(i);
             }
         }
-        let at_junctions = self.near_junctions(&junctions);
-        let at = |j: &Option<String>| j.as_deref().is_some_and(|j| junctions.contains(j));
+        at.sort_unstable();
+        at.dedup();
         Network {
             junctions: self.net.junctions.iter().filter(|j| ends.contains(j.id.as_str())).cloned().collect(),
-            pieces: (self.net.pieces.iter().zip(&self.piece_box))
-                .filter(|(p, b)| pieces.contains(p.id.as_str()) || (at_junctions(**b) && (at(&p.from) || at(&p.to))))
-                .map(|(p, _)| p.clone())
-                .collect(),
+            pieces: at.into_iter().map(|i| self.net.pieces[i].clone()).collect(),
             ..Network::default()
         }
     }
 
-    /// Whether a road piece with box `b` may end at one of `junctions`: a piece at a junction
-    /// has its mouth on the junction's outline, so its box comes within a snap distance of the
-    /// junction's (any piece may when a surface is empty and has no box).
-    fn near_junctions(&self, junctions: &BTreeSet<&str>) -> impl Fn(Bbox) -> bool {
+    /// The positions of the road pieces that end at one of `junctions`, in order. A piece at a
+    /// junction has its mouth on the junction's outline, so its box comes within a snap
+    /// distance of the junction's: only the pieces the grid finds there are looked at (every
+    /// piece when a junction has no box; a piece with no outline has none either, but
+    /// `pipeline::assemble` makes none).
+    fn pieces_at(&self, junctions: &BTreeSet<&str>) -> Vec<usize> {
+        let at = |i: &usize| {
+            let p = &self.net.pieces[*i];
+            [&p.from, &p.to].into_iter().flatten().any(|j| junctions.contains(j.as_str()))
+        };
         let slack = self.settings.snap_distance + self.settings.tolerance;
-        let mut region = Regions::default();
-        let mut every_piece = false;
+        let mut region = Vec::with_capacity(junctions.len());
         for id in junctions {
             if let Ok(i) = self.net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)) {
-                every_piece |= self.junction_box[i] == EMPTY_BOX;
-                region.add(grow(self.junction_box[i], slack));
+                if self.junction_box[i] == EMPTY_BOX {
+                    return (0..self.net.pieces.len()).filter(at).collect();
+                }
+                region.push(grow(self.junction_box[i], slack));
             }
         }
-        move |b: Bbox| every_piece || b == EMPTY_BOX || region.meets(b)
+        if region.is_empty() {
+            return Vec::new();
+        }
+        self.pieces_meeting(&region).into_iter().filter(at).collect()
     }
 
     /// Completes [`Changes::remesh`]: what was added or changed, the junctions at both ends of
     /// road pieces that changed (the old ends are in already), the road pieces at junctions that
     /// changed, and the blocks whose heights may have moved.
-    fn remesh(&self, changes: &mut Changes, old_flat: Option<f64>) {
+    fn remesh(&self, changes: &mut Changes, old_flat: Option<f64>, surfaces: Option<Vec<(FeatureKind, String)>>) {
         if changes.stats.full_build {
             changes.remesh = self.all_features();
             return;
         }
-        let mut list = self.remesh_surfaces(changes);
+        // The block stage changes no road piece or junction: a list made before it holds.
+        let mut list = surfaces.unwrap_or_else(|| self.remesh_surfaces(changes));
         let blocks = changes.added.iter().chain(&changes.changed).filter(|(k, _)| *k == FeatureKind::Block);
         list.extend(
             blocks.filter(|(_, id)| self.net.blocks.binary_search_by(|b| b.id.as_str().cmp(id)).is_ok()).cloned(),
@@ -549,16 +553,11 @@ impl Session {
             fresh.iter().filter(|(k, _)| *k == FeatureKind::Junction).map(|(_, id)| id.as_str()).collect();
         let pieces: BTreeSet<&str> =
             fresh.iter().filter(|(k, _)| *k == FeatureKind::Road).map(|(_, id)| id.as_str()).collect();
-        let mut extra = Vec::new();
-        // Only pieces whose boxes come near the changed junctions' are looked at (no names
-        // compared for the rest of the network).
-        let near = self.near_junctions(&junctions);
-        for (p, b) in self.net.pieces.iter().zip(&self.piece_box) {
-            let at = |j: &Option<String>| j.as_deref().is_some_and(|j| junctions.contains(j));
-            if near(*b) && (at(&p.from) || at(&p.to)) {
-                extra.push((FeatureKind::Road, p.id.clone()));
-            }
-        }
+        let mut extra: Vec<(FeatureKind, String)> = self
+            .pieces_at(&junctions)
+            .into_iter()
+            .map(|i| (FeatureKind::Road, self.net.pieces[i].id.clone()))
+            .collect();
         for id in &pieces {
             if let Ok(i) = self.net.pieces.binary_search_by(|p| p.id.as_str().cmp(id)) {
                 let p = &self.net.pieces[i];
