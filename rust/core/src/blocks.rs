@@ -631,6 +631,7 @@ pub(crate) fn polygon_box(p: &Polygon) -> Bbox {
 }
 
 /// A face of the network found by [`faces`]: a block to be, or one too small to be a block.
+#[derive(Clone)]
 pub(crate) struct Face {
     pub(crate) polygon: Polygon,
     pub(crate) area: f64,

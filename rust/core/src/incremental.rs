@@ -1309,18 +1309,41 @@ impl Session {
         network: Option<Bbox>,
         changes: &mut Changes,
     ) -> Result<(), Refused> {
-        match self.find_blocks(frame, changed, redo, network, None) {
+        if network.is_none() {
+            return self.whole_blocks(frame, changed, redo, changes);
+        }
+        let found = self.find_blocks(frame, changed, redo, network, None)?;
+        self.take_blocks(found, redo, changes);
+        Ok(())
+    }
+
+    /// [`Session::blocks_in`] with the whole network's frame. Its faces do not depend on what
+    /// changed: found once, those that meet `redo` are named, and all of them when blocks that
+    /// stay would need numbering again.
+    fn whole_blocks(
+        &mut self,
+        frame: Bbox,
+        changed: &Regions,
+        redo: &Regions,
+        changes: &mut Changes,
+    ) -> Result<(), Refused> {
+        let faces = whole_faces(&self.net, &self.settings).map_or_else(Vec::new, |f| f.inner);
+        // The faces that `find_blocks` would keep of them, in order.
+        let near: Vec<Face> = faces.iter().filter(|f| redo.meets(polygon_box(&f.polygon))).cloned().collect();
+        match self.find_blocks(frame, changed, redo, None, Some(near)) {
             Ok(found) => {
                 self.take_blocks(found, redo, changes);
                 Ok(())
             }
-            Err(Refused::Clash(_)) if network.is_none() => {
+            Err(Refused::Clash(_)) => {
                 // The pipeline numbers blocks with one base by their corners, all together:
                 // find every block again (no block stays, so no clash is left: the region holds
                 // every old block and dropped face, even one outside the network's new frame).
                 let old = self.block_box.iter().chain(self.dropped.iter().map(|d| &d.1));
                 let all = Regions::of(old.fold(frame, |u, b| union_box(u, *b)));
-                self.blocks_in(frame, &all, &all, None, changes)
+                let found = self.find_blocks(frame, &all, &all, None, Some(faces))?;
+                self.take_blocks(found, &all, changes);
+                Ok(())
             }
             Err(e) => Err(e),
         }
