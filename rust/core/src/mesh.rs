@@ -871,8 +871,26 @@ struct BlockTop {
 /// ([`triangulate_nested`]), which also gives the block alone for the bottom; where the rings
 /// do not nest cleanly (a lot that is the whole block, a lot ring along or on the block's), the
 /// band and each lot triangulated on their own ([`block_top_apart`]) and no bottom.
+///
+/// A triangle too small to keep leaves the top open (three ring vertices nearly on one line,
+/// at the tip of a lot a few centimetres wide): the lot vertex nearest the line through the
+/// other two is taken out of the top's copy of the lot ring, and the top triangulated again,
+/// at most [`MAX_LOT_VERTICES_TAKEN_OUT`] times. The lot keeps its outline; the top's edge
+/// there moves by less than the triangle's height.
 fn block_top(b: &crate::types::Block) -> BlockTop {
-    let Some(Nested { all: mut t, in_inner, outer }) = triangulate_nested(&b.polygon, &b.lots) else {
+    let mut lots = std::borrow::Cow::Borrowed(&b.lots);
+    let mut nested = triangulate_nested(&b.polygon, &lots);
+    for _ in 0..MAX_LOT_VERTICES_TAKEN_OUT {
+        let Some(fewer) = nested.as_ref().and_then(|n| n.small).and_then(|tri| without_lot_vertex(&lots, tri)) else {
+            break;
+        };
+        let again = triangulate_nested(&b.polygon, &fewer);
+        if again.is_none() {
+            break;
+        }
+        (lots, nested) = (std::borrow::Cow::Owned(fewer), again);
+    }
+    let Some(Nested { all: mut t, in_inner, outer, .. }) = nested else {
         return BlockTop { surfaces: block_top_apart(b), bottom: None };
     };
     let (lots, band): (Vec<_>, Vec<_>) = t.triangles.iter().zip(&in_inner).partition(|(_, &lot)| lot);
@@ -881,6 +899,34 @@ fn block_top(b: &crate::types::Block) -> BlockTop {
         .collect();
     t.triangles = band.into_iter().chain(lots).map(|(tr, _)| *tr).collect();
     BlockTop { surfaces: vec![(t, slots)], bottom: Some(outer) }
+}
+
+/// Most lot vertices [`block_top`] takes out of a block's top (a guard on the work: one
+/// triangulation of the top per vertex).
+const MAX_LOT_VERTICES_TAKEN_OUT: usize = 8;
+
+/// `lots` without the vertex among the corners of `tri` that lies nearest the line through the
+/// other two, when it is a vertex of a lot ring that keeps at least three vertices and the lot
+/// stays valid without it; `None` otherwise.
+fn without_lot_vertex(lots: &[Polygon], tri: [Point; 3]) -> Option<Vec<Polygon>> {
+    let height = |k: usize| {
+        let (a, b, c) = (tri[(k + 1) % 3], tri[(k + 2) % 3], tri[k]);
+        crate::geom::project_on_segment(c, a, b).1
+    };
+    let k = (0..3).min_by(|&i, &j| height(i).total_cmp(&height(j)))?;
+    let q = tri[k];
+    let mut out = lots.to_vec();
+    for lot in &mut out {
+        for ring in std::iter::once(&mut lot.exterior).chain(lot.holes.iter_mut()) {
+            let Some(i) = ring.iter().position(|p| *p == q) else { continue };
+            if ring.len() <= 3 {
+                return None;
+            }
+            ring.remove(i);
+            return crate::validate::check_polygon(lot).is_ok().then_some(out);
+        }
+    }
+    None
 }
 
 /// The top of a block with the sidewalk band (its parts from [`band_polygons`]) and each lot

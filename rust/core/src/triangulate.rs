@@ -154,6 +154,10 @@ pub struct Nested {
     pub in_inner: Vec<bool>,
     /// The outer polygon on its own, exactly as [`triangulate_plain`] triangulates it.
     pub outer: Triangulation,
+    /// The corners of the first triangle of either part left out of `all` for being below
+    /// [`MIN_TRIANGLE_AREA`] (the mesh is open there), if any: three ring vertices nearly on
+    /// one line, which the caller may thin out.
+    pub small: Option<[Point; 3]>,
 }
 
 /// Triangulates `outer` together with the disjoint polygons `inner` lying inside it (a block
@@ -227,7 +231,7 @@ pub fn triangulate_nested(outer: &Polygon, inner: &[Polygon]) -> Option<Nested> 
         return None;
     }
     let class = nested_faces(&cdt, &edge_kind)?;
-    let (all, in_inner) = collect_classified(&cdt, &class);
+    let (all, in_inner, small) = collect_classified(&cdt, &class);
     let (mut only_outer, mut in_inner_area) = (0.0, 0.0);
     for (tri, &flag) in all.triangles.iter().zip(&in_inner) {
         let corners = tri.map(|i| usize::try_from(i).ok().and_then(|i| all.vertices.get(i)).copied());
@@ -241,7 +245,7 @@ pub fn triangulate_nested(outer: &Polygon, inner: &[Polygon]) -> Option<Nested> 
     let tolerance = NESTED_AREA_TOLERANCE * outer_area;
     let close = |got: f64, want: f64| (got - want).abs() <= tolerance;
     let areas_match = close(only_outer, outer_area - inner_area) && close(in_inner_area, inner_area);
-    areas_match.then_some(Nested { all, in_inner, outer: outer_alone })
+    areas_match.then_some(Nested { all, in_inner, outer: outer_alone, small })
 }
 
 /// The rings of a polygon: its exterior, then its holes.
@@ -629,12 +633,13 @@ fn inside_classes(cdt: &Cdt) -> Vec<Option<bool>> {
 }
 
 /// The faces that `class` (by face index) gives a flag, as a compact triangulation without the
-/// too-small triangles, and the flag of each triangle kept. Empty if the vertices do not fit
-/// 32-bit indices.
-fn collect_classified(cdt: &Cdt, class: &[Option<bool>]) -> (Triangulation, Vec<bool>) {
+/// too-small triangles, the flag of each triangle kept, and the corners of the first triangle
+/// left out for being too small. Empty if the vertices do not fit 32-bit indices.
+fn collect_classified(cdt: &Cdt, class: &[Option<bool>]) -> (Triangulation, Vec<bool>, Option<[Point; 3]>) {
     let mut map: Vec<Option<u32>> = vec![None; cdt.num_vertices()];
     let mut used: Vec<[usize; 3]> = Vec::with_capacity(cdt.num_inner_faces());
     let mut flags: Vec<bool> = Vec::with_capacity(cdt.num_inner_faces());
+    let mut small = None;
     for face in cdt.inner_faces() {
         let Some(flag) = class.get(face.fix().index()).copied().flatten() else {
             continue;
@@ -643,6 +648,7 @@ fn collect_classified(cdt: &Cdt, class: &[Option<bool>]) -> (Triangulation, Vec<
         let idx = vs.map(|v| v.fix().index());
         let pos = vs.map(|v| to_point(v.position()));
         if triangle_area(pos) < MIN_TRIANGLE_AREA {
+            small = small.or(Some(pos));
             continue;
         }
         used.push(idx);
@@ -677,7 +683,7 @@ fn collect_classified(cdt: &Cdt, class: &[Option<bool>]) -> (Triangulation, Vec<
         }
         triangles.push(out);
     }
-    (Triangulation { vertices, triangles }, flags)
+    (Triangulation { vertices, triangles }, flags, small)
 }
 
 /// For each face (by index; the outer face is 0): whether it is inside the polygon, i.e. the
