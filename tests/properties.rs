@@ -2441,3 +2441,31 @@ fn a_lot_tip_a_few_centimetres_wide_leaves_the_block_mesh_closed() {
     };
     check_all("lot tip", &input);
 }
+
+/// Property seed 1329: a road 10.4 m wide that turns back on itself in a hairpin tighter than
+/// its width, the tip a junction of four arms (both legs, both ends of the tip). Unburying the
+/// tip's mouths moved them 4 cm along a stretch where the curb folds, taken as the one ring of
+/// `strip`, which does not hold the carriageway there: the junction's union with it came out
+/// 1.4 m² smaller than the surface before, without the mouths of both legs ("r/s0/328.72 end
+/// 0: mouth corner ... is not a vertex of junction j/s0/318.28"). A stretch is now the parts
+/// of `strip_parts`, as an arm's stub is.
+#[test]
+fn a_hairpin_tip_unburied_along_a_folded_curb_keeps_the_mouths_of_its_legs() {
+    let c = PointKind::Curve;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                10.360985802905683,
+                vec![
+                    sp(109.75318533762781, 277.07910221140673, c),
+                    sp(260.12444021923125, 1.2545178660288692, c),
+                    sp(205.5512157228252, 60.49322175663956, c),
+                    sp(51.86922450606828, 28.76243244542208, c),
+                ],
+            ),
+            spline("s1", 4.0, vec![sp(0.0, 0.0, c), sp(290.95246339320903, 33.57241106111707, c)]),
+        ],
+    };
+    check_all("hairpin", &input);
+}

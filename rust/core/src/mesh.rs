@@ -876,7 +876,7 @@ struct BlockTop {
 /// at the tip of a lot a few centimetres wide): the lot vertex nearest the line through the
 /// other two is taken out of the top's copy of the lot ring, and the top triangulated again,
 /// at most [`MAX_LOT_VERTICES_TAKEN_OUT`] times. The lot keeps its outline; the top's edge
-/// there moves by less than the triangle's height.
+/// there moves by at most [`LOT_VERTEX_MAX_SHIFT`].
 fn block_top(b: &crate::types::Block) -> BlockTop {
     let mut lots = std::borrow::Cow::Borrowed(&b.lots);
     let mut nested = triangulate_nested(&b.polygon, &lots);
@@ -905,9 +905,15 @@ fn block_top(b: &crate::types::Block) -> BlockTop {
 /// triangulation of the top per vertex).
 const MAX_LOT_VERTICES_TAKEN_OUT: usize = 8;
 
+/// Farthest a lot vertex that [`block_top`] takes out of the top may lie from the segment
+/// between its neighbours on the ring (metres): the top's edge between the sidewalk band and
+/// the lot moves by that much at most.
+const LOT_VERTEX_MAX_SHIFT: f64 = 0.01;
+
 /// `lots` without the vertex among the corners of `tri` that lies nearest the line through the
-/// other two, when it is a vertex of a lot ring that keeps at least three vertices and the lot
-/// stays valid without it; `None` otherwise.
+/// other two, when it is a vertex of a lot ring that keeps at least three vertices, lies within
+/// [`LOT_VERTEX_MAX_SHIFT`] of the segment between its neighbours, and the lot stays valid
+/// without it; `None` otherwise.
 fn without_lot_vertex(lots: &[Polygon], tri: [Point; 3]) -> Option<Vec<Polygon>> {
     let height = |k: usize| {
         let (a, b, c) = (tri[(k + 1) % 3], tri[(k + 2) % 3], tri[k]);
@@ -919,7 +925,13 @@ fn without_lot_vertex(lots: &[Polygon], tri: [Point; 3]) -> Option<Vec<Polygon>>
     for lot in &mut out {
         for ring in std::iter::once(&mut lot.exterior).chain(lot.holes.iter_mut()) {
             let Some(i) = ring.iter().position(|p| *p == q) else { continue };
-            if ring.len() <= 3 {
+            let n = ring.len();
+            if n <= 3 {
+                return None;
+            }
+            // The top's edge moves from q to the segment between its neighbours on the ring.
+            let (before, after) = (ring[(i + n - 1) % n], ring[(i + 1) % n]);
+            if crate::geom::project_on_segment(q, before, after).1 > LOT_VERTEX_MAX_SHIFT {
                 return None;
             }
             ring.remove(i);

@@ -1043,14 +1043,17 @@ fn march_mouths(
                 }
                 continue;
             }
-            let mut r = strip(line, s0, s, half);
-            dedup_ring(&mut r);
-            if r.len() < 3 {
+            // The stretch's carriageway: one ring, or where the arm turns so sharply that a curb
+            // folds, the parts whose union it is (a folded ring would count some of its area
+            // negatively in the union and cut it out of the surface).
+            let stretch = strip_parts(line, (s0, s), half, COINCIDENT_SHARE * settings.tolerance, [false, false]);
+            let pieces = polygons_of(&stretch);
+            if pieces.is_empty() {
                 moved.push((a.edge, end, s));
                 continue;
             }
             if each_move {
-                let grown = junction_surface(&[shape(cover.base()), vec![ccw_contour(&r)]], settings);
+                let grown = junction_surface(&[shape(cover.base()), stretch], settings);
                 // Where the arm turns sharply at the new mouth the stretch can fold over itself,
                 // and the union lose the part that holds a new corner: the mouth would end off
                 // the surface. Such a move is not made.
@@ -1060,7 +1063,7 @@ fn march_mouths(
                 }
                 cover = Cover::new(grown);
             } else {
-                cover.add(Polygon { exterior: r, holes: Vec::new() });
+                pieces.into_iter().for_each(|p| cover.add(p));
             }
             moved.push((a.edge, end, s));
             changed = true;
@@ -1070,7 +1073,7 @@ fn march_mouths(
         return cover.parts.pop().map(|(base, _)| (base, moved));
     }
     let mut shapes = vec![shape(cover.base())];
-    shapes.extend(cover.parts[1..].iter().map(|(r, _)| vec![ccw_contour(&r.exterior)]));
+    shapes.extend(cover.parts[1..].iter().map(|(p, _)| shape(p)));
     let grown = junction_surface(&shapes, settings);
     // Every mouth that moved has both its new corners on the joined surface.
     let held = arms.iter().zip(&lines).all(|(a, line)| {
@@ -1080,6 +1083,24 @@ fn march_mouths(
         s == setback[a.edge][end] || mouth_corners(line, s, half).iter().all(|&q| covers(&grown, q, snap))
     });
     held.then_some((grown, moved))
+}
+
+/// Contours whose sum under the non-zero rule is a region (outer rings counter-clockwise, each
+/// followed by its holes, clockwise; as `strip_parts` gives them) as polygons, rings of fewer
+/// than three points left out.
+fn polygons_of(contours: &[Contour]) -> Vec<Polygon> {
+    let mut out: Vec<Polygon> = Vec::new();
+    for c in contours {
+        let ring: Vec<Point> = c.iter().map(|p| Point::new(p[0], p[1])).collect();
+        if ring.len() < 3 {
+            continue;
+        }
+        match out.last_mut() {
+            Some(p) if ring_area(&ring) < 0.0 => p.holes.push(ring),
+            _ => out.push(Polygon { exterior: ring, holes: Vec::new() }),
+        }
+    }
+    out
 }
 
 /// A junction's surface and the stretches of carriageway its buried mouths gave up, not yet
