@@ -405,7 +405,7 @@ impl Session {
                     }
                 };
                 if want_meshes {
-                    let list = self.surfaces_to_remesh(&changes);
+                    let list = self.remesh_surfaces(&changes);
                     let part = self.surfaces_around(&list);
                     let settings = self.settings;
                     let wanted: BTreeSet<(FeatureKind, &str)> = list.iter().map(|(k, id)| (*k, id.as_str())).collect();
@@ -454,15 +454,6 @@ impl Session {
         let wanted = |k: FeatureKind, id: &str| wanted.contains(&(k, id));
         let surfaces = early.unwrap_or_else(|| crate::mesh::surface_meshes(&self.net, &self.settings, &wanted));
         crate::mesh::finish_meshes_of(&self.net, surfaces, &wanted)
-    }
-
-    /// The road pieces and junctions of [`Changes::remesh`] (see [`Session::remesh`]), sorted:
-    /// after the window's build, before the block stage, which changes none of them.
-    fn surfaces_to_remesh(&self, changes: &Changes) -> Vec<(FeatureKind, String)> {
-        let mut list = self.remesh_surfaces(changes);
-        list.sort();
-        list.dedup();
-        list
     }
 
     /// The part of the network that the meshes of the road pieces and junctions of `list`

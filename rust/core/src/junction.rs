@@ -313,25 +313,20 @@ pub(crate) fn build_junction(center: Point, arms: &[ArmIn], extra: &[Contour], s
             }
         }
     }
-    if shapes.len() > 1 {
-        // Parts that do not touch (arms from crossings that no edge joins): bridge them with
-        // the hull of the arm starts and the center.
-        let starts: Vec<Point> = arms.iter().map(|a| a.line.point_at(0.0).xy()).chain([center]).collect();
-        let hull = convex_hull(&starts);
-        if hull.len() >= 3 {
-            parts.push(to(&hull));
-            shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
+    // Parts that do not touch (arms from crossings that no edge joins): bridged by the hull of
+    // the arm starts and the center; where that leaves them apart (two nodes and their midpoint
+    // make no area), by the hull of the arms' first cross-sections, each the full width of its
+    // road, which holds every stub's start and so overlaps every stub.
+    let starts = || arms.iter().map(|a| a.line.point_at(0.0).xy()).chain([center]).collect();
+    let sections = || {
+        let section = |a: &ArmIn| [Side::Left, Side::Right].map(|side| offset_at(&a.line, 0.0, 0.5 * a.width, side));
+        arms.iter().flat_map(section).collect()
+    };
+    for bridge in [&starts as &dyn Fn() -> Vec<Point>, &sections] {
+        if shapes.len() <= 1 {
+            break;
         }
-    }
-    if shapes.len() > 1 {
-        // The starts may be too few to bridge (two nodes and their midpoint make no area):
-        // the hull of the arms' first cross-sections, each the full width of its road, holds
-        // every stub's start and so overlaps every stub.
-        let sections: Vec<Point> = arms
-            .iter()
-            .flat_map(|a| [Side::Left, Side::Right].map(|side| offset_at(&a.line, 0.0, 0.5 * a.width, side)))
-            .collect();
-        let hull = convex_hull(&sections);
+        let hull = convex_hull(&bridge());
         if hull.len() >= 3 {
             parts.push(to(&hull));
             shapes = crate::overlay::overlay(&parts, &empty, OverlayRule::Subject, FillRule::NonZero);
