@@ -620,3 +620,24 @@ fn a_join_across_a_notch_of_the_region_sees_the_surfaces_along_it() {
     let input = load("osm/kotka.roads.json");
     run_input("kotka", input, &[Op::Copy(7569753136035893851, 23.680447868486173, -23.010314999321206)], false);
 }
+
+/// Two moves of the bench on the whole of liege (road `k·n/300` by (1.5 m, −1 m)) leave faces
+/// that reach their block frames in the outer face where no straight ray from them leaves the
+/// network: a bay whose way out lies behind a bend (`k` = 140), and the strip between the two
+/// carriageways of a motorway, open kilometres away (`k` = 165). The block stage finds a bent
+/// way out and stays local, and the update gives the full build. Before, both found the blocks
+/// of the whole network again (about 0.3 s each).
+#[test]
+fn faces_that_leave_the_network_by_a_bent_way_stay_local() {
+    let input = load("osm/liege.roads.json");
+    let settings = Settings::default();
+    let n = input.roads.len();
+    for k in [140, 165] {
+        let mut session = Session::new(input.clone(), settings).expect("session");
+        let road = input.roads[k * n / 300].translated(1.5, -1.0);
+        let changes = session.update(&[Edit::Upsert(road)]).expect("update");
+        assert!(!changes.stats.full_build && !changes.stats.full_blocks, "move {k}: {:?}", changes.stats);
+        let full = build(&session.input(), &settings).expect("build");
+        assert!(*session.network() == full, "move {k}: the update differs from a full build");
+    }
+}

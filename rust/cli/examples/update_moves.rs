@@ -20,6 +20,8 @@
 //! # With MESHES=1, `time` and `profile` make each move with its meshes
 //! # (`Session::update_with_meshes`, into a `MeshCollector`).
 //! MESHES=1 target/release/examples/update_moves time INPUT N SHARE
+//! # With EVERY=1, `time` also gives the time of every move, slowest last.
+//! EVERY=1 target/release/examples/update_moves time INPUT N SHARE
 //! ```
 
 use roadgen_core::{build, Changes, Edit, Error, MeshCollector, Session, Settings};
@@ -98,6 +100,9 @@ fn main() {
             rayon::scope(|_| profiled_update(&mut session, &edits, meshes));
             continue;
         }
+        if std::env::var_os("DBGE").is_some() {
+            eprintln!("MOVE {k}");
+        }
         let t = Instant::now();
         let changes = update(&mut session, &edits, meshes).expect("update");
         times.push((t.elapsed().as_secs_f64(), k, changes.stats.rounds));
@@ -117,9 +122,12 @@ fn main() {
             let from = (count - keep) / 2;
             let picked = &times[from..from + keep];
             let rounds: usize = times.iter().map(|t| t.2).sum();
+            let total: f64 = times.iter().map(|t| t.0).sum();
             eprintln!(
-                "median {:.3} ms, {rounds} window builds; picked {keep} moves from {:.3} to {:.3} ms",
+                "median {:.3} ms, p90 {:.3} ms, total {:.1} ms, {rounds} window builds; picked {keep} moves from {:.3} to {:.3} ms",
                 1e3 * times[count / 2].0,
+                1e3 * times[count * 9 / 10].0,
+                1e3 * total,
                 1e3 * picked[0].0,
                 1e3 * picked[keep - 1].0
             );
@@ -132,6 +140,11 @@ fn main() {
             eprintln!("slowest: {}", slowest.join(", "));
             for (_, k, _) in picked {
                 println!("{k}");
+            }
+            if std::env::var_os("EVERY").is_some() {
+                for (t, k, _) in &times {
+                    eprintln!("move {k} {:.3} ms", 1e3 * t);
+                }
             }
         }
         "check" => {

@@ -6,7 +6,8 @@
 //! the network is large; asked of the cells of a square grid that the region covers, it costs as
 //! much as the region holds. [`BoxGrid`] keeps keys (the ids of roads); [`PlacedGrid`] answers
 //! with positions in a list (of junctions, of road pieces) that features come into and go out
-//! of.
+//! of. [`CellsAlong`] walks the cells along a segment, nearest first, for the first feature a
+//! ray meets.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -61,6 +62,68 @@ fn cell_count((lo, hi): ([i64; 2], [i64; 2])) -> i64 {
     span(lo[0], hi[0]).saturating_mul(span(lo[1], hi[1]))
 }
 
+/// The cells that the segment from `a` to `b` passes through, in order along it, each with the
+/// parameter (0 at `a`, 1 at `b`) at which the segment leaves it: a walk of the grid's cells
+/// (Amanatides and Woo's), one cell a step, as many steps as the cells from the first to the
+/// last in each axis. The cells are worked out in floating point, so a segment that grazes a
+/// corner may step through the corner's other neighbour: an order in which to look, not a test;
+/// callers decide what they find exactly.
+pub(crate) struct CellsAlong {
+    cell: [i64; 2],
+    step: [i64; 2],
+    /// The parameter at which the segment crosses the next cell boundary in each axis.
+    next: [f64; 2],
+    /// The parameter the segment takes to cross a cell in each axis.
+    delta: [f64; 2],
+    /// Steps left.
+    left: u64,
+}
+
+impl CellsAlong {
+    /// The walk from `a` to `b`.
+    pub(crate) fn new(a: [f64; 2], b: [f64; 2]) -> Self {
+        let cell = |v: f64| (v / GRID_CELL).floor() as i64;
+        let (start, end) = ([cell(a[0]), cell(a[1])], [cell(b[0]), cell(b[1])]);
+        let (mut step, mut next, mut delta) = ([0i64; 2], [f64::INFINITY; 2], [f64::INFINITY; 2]);
+        for k in 0..2 {
+            let d = b[k] - a[k];
+            if d > 0.0 {
+                step[k] = 1;
+                next[k] = ((start[k] as f64 + 1.0) * GRID_CELL - a[k]) / d;
+                delta[k] = GRID_CELL / d;
+            } else if d < 0.0 {
+                step[k] = -1;
+                next[k] = (start[k] as f64 * GRID_CELL - a[k]) / d;
+                delta[k] = -GRID_CELL / d;
+            }
+        }
+        let span = |k: usize| end[k].abs_diff(start[k]);
+        Self { cell: start, step, next, delta, left: span(0).saturating_add(span(1)).saturating_add(1) }
+    }
+
+    /// How many cells the walk visits at most.
+    pub(crate) fn len_bound(&self) -> u64 {
+        self.left
+    }
+}
+
+impl Iterator for CellsAlong {
+    type Item = ((i64, i64), f64);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let here = (self.cell[0], self.cell[1]);
+        let k = if self.next[0] <= self.next[1] { 0 } else { 1 };
+        let leave = self.next[k].min(1.0);
+        self.cell[k] = self.cell[k].saturating_add(self.step[k]);
+        self.next[k] += self.delta[k];
+        Some((here, leave))
+    }
+}
+
 impl<K: Ord + Clone> BoxGrid<K> {
     /// A grid of features given as (key, box).
     pub(crate) fn of(features: impl Iterator<Item = (K, Bbox)>) -> Self {
@@ -108,6 +171,16 @@ impl<K: Ord + Clone> BoxGrid<K> {
                 }
             }
         }
+    }
+
+    /// The features whose boxes meet cell `c` (not those kept apart: [`BoxGrid::wide`]).
+    pub(crate) fn cell(&self, c: (i64, i64)) -> &[(Bbox, K)] {
+        self.cells.get(&c).map_or(&[], Vec::as_slice)
+    }
+
+    /// The features whose boxes cover too many cells to be kept in them.
+    pub(crate) fn wide(&self) -> &[(Bbox, K)] {
+        &self.wide
     }
 
     /// Calls `f` with the key of every feature whose box meets one of `boxes` (closed boxes),
@@ -258,6 +331,27 @@ impl PlacedGrid {
         }
     }
 
+    /// Whether the grid is kept (the list is long enough, [`MIN_LIST`]).
+    pub(crate) fn is_kept(&self) -> bool {
+        self.active
+    }
+
+    /// Calls `f` with the position of every box in cell `c` and of every box kept apart from the
+    /// cells (each of those at every call); false (and no call) when the grid is not kept.
+    /// Settled ([`PlacedGrid::settle`]) first.
+    pub(crate) fn each_in_cell(&self, c: (i64, i64), with_wide: bool, mut f: impl FnMut(usize)) -> bool {
+        if !self.active {
+            return false;
+        }
+        let wide = if with_wide { self.grid.wide() } else { &[] };
+        for (_, slot) in self.grid.cell(c).iter().chain(wide) {
+            if let Some(&i) = self.at.get(*slot) {
+                f(i);
+            }
+        }
+        true
+    }
+
     /// The positions of the boxes that meet one of `region`, in order; `None` when the list is
     /// to be looked through instead ([`BoxGrid::each_near`]). Settled ([`PlacedGrid::settle`])
     /// first.
@@ -366,6 +460,45 @@ mod tests {
             let want: Vec<usize> = (0..boxes.len()).filter(|&i| region.iter().any(|r| meets(*r, boxes[i]))).collect();
             assert!(!want.is_empty());
             assert_eq!(grid.meeting(&region).expect("a small region"), want);
+        }
+    }
+
+    /// A walk along a segment starts in the cell of its start and ends in the cell of its end,
+    /// each step to a neighbouring cell, the parameters rising to 1; every cell that a point of
+    /// the segment lies in (well inside it) is visited.
+    #[test]
+    fn the_walk_visits_the_cells_of_the_segment_in_order() {
+        let cell = |p: [f64; 2]| ((p[0] / GRID_CELL).floor() as i64, (p[1] / GRID_CELL).floor() as i64);
+        let segments = [
+            ([3.0, 5.0], [900.0, 611.0]),
+            ([-130.5, 70.0], [-130.5, -900.0]),
+            ([10.0, -10.0], [-700.0, -10.0]),
+            ([1000.0, 1000.0], [-1000.0, -999.0]),
+            ([5.0, 5.0], [6.0, 7.0]),
+            ([64.0, 0.0], [0.0, 64.0]),
+        ];
+        for (a, b) in segments {
+            let walk: Vec<((i64, i64), f64)> = CellsAlong::new(a, b).collect();
+            let inside = |v: f64| (v / GRID_CELL - (v / GRID_CELL).round()).abs() > 1e-6;
+            assert_eq!(walk.first().map(|w| w.0), Some(cell(a)), "{a:?} to {b:?}");
+            // (An end on a cell's corner may be reached through the corner's other neighbour.)
+            if inside(b[0]) && inside(b[1]) {
+                assert_eq!(walk.last().map(|w| w.0), Some(cell(b)), "{a:?} to {b:?}");
+                assert_eq!(walk.last().map(|w| w.1), Some(1.0));
+            }
+            for w in walk.windows(2) {
+                let (c, d) = (w[0].0, w[1].0);
+                assert_eq!((c.0 - d.0).abs() + (c.1 - d.1).abs(), 1, "neighbours: {c:?} {d:?}");
+                assert!(w[0].1 <= w[1].1, "in order along the segment");
+            }
+            for k in 0..=1000 {
+                let t = k as f64 / 1000.0;
+                let p = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+                if inside(p[0]) && inside(p[1]) {
+                    let (c, _) = walk.iter().find(|w| w.0 == cell(p)).expect("visited");
+                    assert_eq!(*c, cell(p));
+                }
+            }
         }
     }
 }

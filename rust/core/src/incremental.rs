@@ -40,18 +40,19 @@
 //! result is the same either way, only slower.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::solver::Solver;
 use i_overlay::float::relate::FloatPredicateOverlay;
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::blocks::{
     band_reach, boxes_meet as meets, face_dropped, faces, finish_blocks, grow, name_at, name_faces, polygon_box,
     seg_box, side_band, whole_faces, Bbox, Face, Faces,
 };
-use crate::boxgrid::{BoxGrid, PlacedGrid};
+use crate::boxgrid::{BoxGrid, CellsAlong, PlacedGrid};
 use crate::geom::{segment_hit, SegHit};
 use crate::graph::RoadLine;
 use crate::overlay::{shape, Contour};
@@ -176,6 +177,9 @@ pub struct Session {
     memo: Memo,
     /// The one height of every road piece's centerline, if they share one ([`flat_height`]).
     flat: Option<f64>,
+    /// What the bent ways out of the block stage under way found (behind a lock only so that
+    /// the session can be shared with the stage's other threads; one thread looks for ways).
+    ways: Mutex<Ways>,
 }
 
 /// Junction results the session keeps per road of its input, at most, before it drops those
@@ -198,6 +202,41 @@ const ESCAPE_DIRECTIONS: usize = 8;
 /// through the widest gaps of each.
 const GAP_POINTS: usize = 2;
 const GAP_RAYS: usize = 8;
+
+/// When no straight ray from a face's points leaves the network, [`Session::open_from`] looks
+/// for a bent way out: legs of straight rays, each stopped short of the surface it meets,
+/// turning where it stops to cast rays again. It turns at this many points at most: the way
+/// out of a bay of the network takes a few turns, and a face that is a block has none, which
+/// only the bound ends.
+const WAY_TURNS: usize = 64;
+
+/// How far short of the surface it meets a leg of a bent way out stops, metres.
+const WAY_BACKOFF: f64 = 1.0;
+
+/// Legs shorter than this are not taken, metres.
+const WAY_MIN_LEG: f64 = 2.0;
+
+/// How near a leg of a bent way out may come to a road surface, metres: far more than the
+/// polygon library's grid ([`crate::blocks::BLOCK_GRID`]), so that a way out never passes
+/// through a gap that the faces' grid closes.
+const WAY_CLEARANCE: f64 = 0.01;
+
+/// The directions, in degrees from the leg that came to a turning point, in which a bent way
+/// out looks on from it.
+const WAY_FAN_DEG: [f64; 9] = [0.0, -3.0, 3.0, -8.0, 8.0, -16.0, 16.0, -32.0, 32.0];
+
+/// The longest legs from a turning point that a bent way out takes on, at most.
+const WAY_BRANCHES: usize = 3;
+
+/// A bent way out turns at most once in each square of this side, metres.
+const WAY_CELL: f64 = 8.0;
+
+/// How far around a turning point the surfaces are looked at for the gaps between them,
+/// metres.
+const WAY_LOOK: f64 = 64.0;
+
+/// Walks of more grid cells than this along a ray look at every surface instead.
+const MAX_WALK_CELLS: u64 = 4096;
 
 /// Block frames stretched to a side of the network before the block stage looks at the whole
 /// network.
@@ -258,6 +297,7 @@ impl Session {
             diags_in: Vec::new(),
             memo: Memo::default(),
             flat: None,
+            ways: Mutex::default(),
         };
         let first = first_of_each_id(&s.roads);
         let prepared: Vec<(String, Prepared)> = s
@@ -1010,6 +1050,8 @@ impl Session {
     /// them and the old blocks they touch, doubled while a face there reaches the frame, or
     /// around the whole network.
     fn local_blocks(&mut self, changed: &Regions, changes: &mut Changes) {
+        // The surfaces changed since the last block stage: what its ways out found is stale.
+        *self.ways.get_mut().unwrap_or_else(PoisonError::into_inner) = Ways::default();
         let Some(whole) = self.whole_frame() else {
             let old = std::mem::take(&mut self.net.blocks);
             diff_features(FeatureKind::Block, &old, &[], |b| &b.id, changes);
@@ -1086,11 +1128,6 @@ impl Session {
                 w = union_box(w, *b);
             }
         }
-        changes.stats.joins_tried += 1;
-        if let Some(done) = self.spliced_blocks(changed, redo, whole, margin, changes) {
-            changes.stats.joins_made += 1;
-            return done;
-        }
         // Frames to try: around the changed surfaces and the blocks they touch; twice as large;
         // stretched to the nearest side of the network, then to the next (a face that reaches
         // past the network's side is the outer face).
@@ -1109,23 +1146,39 @@ impl Session {
             }
             frames.push(f);
         }
-        // Every frame takes all the surfaces that meet it. (A first frame with only the
-        // surfaces near the boxes that make it up missed a block that a copied road closed
-        // with a road it left out: the face ran out to the frame through the gap, and, joined
-        // to the outer face, passed for it.)
-        for frame in frames {
-            // Far from the origin the overlay's grid depends on its extent: only the whole
-            // network's frame gives the pipeline's outlines there.
-            let anchored = |f: Bbox| crate::overlay::anchored(f, crate::blocks::BLOCK_GRID);
-            if contains(frame, whole) || !anchored(frame) || !anchored(whole) {
-                break;
+        // Far from the origin the overlay's grid depends on its extent: only the whole
+        // network's frame gives the pipeline's outlines there.
+        let anchored = |f: Bbox| crate::overlay::anchored(f, crate::blocks::BLOCK_GRID);
+        let usable = |f: Bbox| !contains(f, whole) && anchored(f) && anchored(whole);
+        // The join, then the frames; then both again, a face that reaches them allowed to
+        // leave the network by a bent way (the outer face behind a bend, in a bay or along the
+        // strip between two carriageways, which no frame holds). A bent way costs more to look
+        // for than a larger frame that holds the face, so it comes last.
+        for bent in [false, true] {
+            self.allow_bent_ways(bent);
+            changes.stats.joins_tried += 1;
+            if let Some(done) = self.spliced_blocks(changed, redo, whole, margin, changes) {
+                changes.stats.joins_made += 1;
+                return done;
             }
-            match self.blocks_in(frame, changed, redo, Some(whole), changes) {
-                Err(Refused::Frame) => continue,
-                done_or_clash => return done_or_clash,
+            // Every frame takes all the surfaces that meet it. (A first frame with only the
+            // surfaces near the boxes that make it up missed a block that a copied road closed
+            // with a road it left out: the face ran out to the frame through the gap, and,
+            // joined to the outer face, passed for it.)
+            for &frame in frames.iter().take_while(|f| usable(**f)) {
+                match self.blocks_in(frame, changed, redo, Some(whole), changes) {
+                    Err(Refused::Frame) => continue,
+                    done_or_clash => return done_or_clash,
+                }
             }
         }
         Err(Refused::Frame)
+    }
+
+    /// Whether the outer-face test of the block stage may look for bent ways out
+    /// ([`Session::bent_way_out`]).
+    fn allow_bent_ways(&mut self, allow: bool) {
+        self.ways.get_mut().unwrap_or_else(PoisonError::into_inner).allowed = allow;
     }
 
     /// The blocks found again by [`spliced_faces`] in the region around the changed surfaces
@@ -1193,21 +1246,8 @@ impl Session {
     /// straight ray out past the network (`net_frame`) crosses no road surface of the updated
     /// network, so the face is the outer face.
     fn escapes(&self, face: &Polygon, frame: Bbox, net_frame: Bbox) -> bool {
-        let ([x0, y0], [x1, y1]) = frame;
-        let near = 2.0 * crate::blocks::BLOCK_GRID;
-        let ring = &face.exterior;
-        let on_side = |a: Point, b: Point| {
-            (a.x <= x0 + near && b.x <= x0 + near)
-                || (a.x >= x1 - near && b.x >= x1 - near)
-                || (a.y <= y0 + near && b.y <= y0 + near)
-                || (a.y >= y1 - near && b.y >= y1 - near)
-        };
-        let starts: Vec<Point> = (0..ring.len())
-            .map(|i| (ring[i], ring[(i + 1) % ring.len()]))
-            .filter(|&(a, b)| on_side(a, b))
-            .map(|(a, b)| a.lerp(b, 0.5))
-            .take(ESCAPE_POINTS)
-            .collect();
+        let mut starts = leaving_points(face, frame);
+        starts.truncate(ESCAPE_POINTS);
         self.open_from(&starts, net_frame)
     }
 
@@ -1237,6 +1277,171 @@ impl Session {
             .iter()
             .take(GAP_POINTS)
             .any(|&m| free_directions(m, &outlines).into_iter().take(GAP_RAYS).any(|d| self.ray_clear(m, along(m, d))))
+            || self.bent_way_out(starts, net_frame)
+    }
+
+    /// Whether a path of straight legs from one of `starts` (points on no road surface) leaves
+    /// the network's frame `net_frame`, each leg more than [`WAY_CLEARANCE`] from every road
+    /// surface, the last a ray that crosses and touches none ([`Session::ray_clear`]): then
+    /// they lie in the outer face. From each turning point, nearest the frame's sides first,
+    /// rays on along the leg that came there ([`WAY_FAN_DEG`]), in [`ESCAPE_DIRECTIONS`]
+    /// directions and through the widest gaps between the surfaces around it; a ray that meets
+    /// a surface gives a leg to a turning point [`WAY_BACKOFF`] short of it, the longest
+    /// [`WAY_BRANCHES`] legs are taken on. At most [`WAY_TURNS`] turns, at most one in each
+    /// square of side [`WAY_CELL`]. False when none was found: the face may still be the outer
+    /// face, by a way this misses (the frames then grow).
+    fn bent_way_out(&self, starts: &[Point], net_frame: Bbox) -> bool {
+        let span = (net_frame.1[0] - net_frame.0[0]) + (net_frame.1[1] - net_frame.0[1]);
+        // How far a point lies inside the frame from its nearest side.
+        let inside = |p: Point| {
+            (p.x - net_frame.0[0]).min(net_frame.1[0] - p.x).min(p.y - net_frame.0[1]).min(net_frame.1[1] - p.y)
+        };
+        let mut ways = self.ways.lock().unwrap_or_else(PoisonError::into_inner);
+        if !ways.allowed {
+            return false;
+        }
+        let mut seen: FxHashSet<(i64, i64)> = starts.iter().map(|&p| way_square(p)).collect();
+        // Turning points still to look from, each with the direction of the leg to it, and
+        // those looked from.
+        let mut open: Vec<(Point, Option<Point>)> = starts.iter().map(|&p| (p, None)).collect();
+        let mut looked: Vec<Point> = Vec::new();
+        let found = 'search: {
+            for _ in 0..WAY_TURNS {
+                // The point nearest a side of the frame, the first of those as near.
+                let nearest =
+                    (0..open.len()).min_by(|&a, &b| inside(open[a].0).total_cmp(&inside(open[b].0)).then(a.cmp(&b)));
+                let Some(k) = nearest else {
+                    break 'search false;
+                };
+                let (p, came) = open.remove(k);
+                looked.push(p);
+                // A clear leg to a point of a way found out before is a way out.
+                let known = ways.out.get(&way_square(p)).into_iter().flatten();
+                if known.into_iter().any(|&q| self.leg_clear(p, q)) {
+                    break 'search true;
+                }
+                let look = grow(([p.x, p.y], [p.x, p.y]), WAY_LOOK);
+                let pieces =
+                    self.pieces_meeting(&[look]).into_iter().map(|i| (&self.net.pieces[i].polygon, self.piece_box[i]));
+                let junctions = (self.junctions_meeting(&[look]).into_iter())
+                    .map(|i| (&self.net.junctions[i].polygon, self.junction_box[i]));
+                let outlines: Vec<(&[Point], Bbox)> =
+                    pieces.chain(junctions).map(|(q, b)| (q.exterior.as_slice(), b)).collect();
+                let turned = |d: Point, deg: f64| {
+                    let (sin, cos) = deg.to_radians().sin_cos();
+                    Point::new(d.x * cos - d.y * sin, d.x * sin + d.y * cos)
+                };
+                // On along the leg that came here, a little either way (a way along a curving
+                // strip between two roads), evenly round, through the gaps.
+                let on = came.into_iter().flat_map(|d| WAY_FAN_DEG.iter().map(move |&deg| turned(d, deg)));
+                let evenly = (0..ESCAPE_DIRECTIONS)
+                    .map(|k| turned(Point::new(1.0, 0.0), 360.0 * k as f64 / ESCAPE_DIRECTIONS as f64));
+                let gaps = free_directions(p, &outlines).into_iter().take(GAP_RAYS);
+                let mut legs: Vec<(f64, Point)> = Vec::new();
+                for d in on.chain(evenly).chain(gaps) {
+                    let length = span / d.len().max(f64::MIN_POSITIVE);
+                    let far = Point::new(p.x + length * d.x, p.y + length * d.y);
+                    let t = self.first_contact(p, far);
+                    if t >= 1.0 {
+                        if self.ray_clear(p, far) {
+                            break 'search true;
+                        }
+                        continue;
+                    }
+                    let leg = t * span - WAY_BACKOFF;
+                    if leg >= WAY_MIN_LEG {
+                        legs.push((leg, p.lerp(far, leg / span)));
+                    }
+                }
+                // The longest legs first, the first of those as long; none into a square that a
+                // search which found no way out looked from.
+                legs.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let mut taken = 0;
+                for (leg, q) in legs {
+                    if taken == WAY_BRANCHES {
+                        break;
+                    }
+                    let at = way_square(q);
+                    if !seen.contains(&at) && !ways.explored.contains(&at) && self.leg_clear(p, q) {
+                        seen.insert(at);
+                        open.push((q, Some(q.sub(p).scale(1.0 / leg))));
+                        taken += 1;
+                    }
+                }
+            }
+            false
+        };
+        for p in looked {
+            if found {
+                ways.out.entry(way_square(p)).or_default().push(p);
+            } else {
+                ways.explored.insert(way_square(p));
+            }
+        }
+        found
+    }
+
+    /// The parameter along the segment from `m` to `far` of its first contact with a road
+    /// surface (1 when it meets none). Walks the grid's cells along the segment, nearest first,
+    /// where the grids are kept and the walk is short ([`MAX_WALK_CELLS`]); looks at every
+    /// surface otherwise. A guide only, for where to turn: the walk may step past a cell that
+    /// a segment grazes at a corner, so what it finds is checked exactly
+    /// ([`Session::ray_clear`], [`Session::leg_clear`]).
+    fn first_contact(&self, m: Point, far: Point) -> f64 {
+        let contact = |p: &Polygon, b: &Bbox| {
+            if !segment_meets(m, far, grow(*b, crate::blocks::BLOCK_GRID)) {
+                return 1.0;
+            }
+            let mut first = 1.0f64;
+            for r in std::iter::once(&p.exterior).chain(&p.holes) {
+                for k in 0..r.len() {
+                    match segment_hit(m, far, r[k], r[(k + 1) % r.len()]) {
+                        SegHit::None => {}
+                        SegHit::Point { ta, .. } => first = first.min(ta),
+                        SegHit::Overlap { ta0, .. } => first = first.min(ta0),
+                    }
+                }
+            }
+            first
+        };
+        let piece = |i: usize| contact(&self.net.pieces[i].polygon, &self.piece_box[i]);
+        let junction = |i: usize| contact(&self.net.junctions[i].polygon, &self.junction_box[i]);
+        let walk = CellsAlong::new([m.x, m.y], [far.x, far.y]);
+        if !self.piece_grid.is_kept() || !self.junction_grid.is_kept() || walk.len_bound() > MAX_WALK_CELLS {
+            let pieces = (0..self.net.pieces.len()).map(piece);
+            return pieces.chain((0..self.net.junctions.len()).map(junction)).fold(1.0, f64::min);
+        }
+        let mut first = 1.0f64;
+        let (mut pieces_seen, mut junctions_seen) = (FxHashSet::default(), FxHashSet::default());
+        for (n, (cell, leave)) in walk.enumerate() {
+            self.piece_grid.each_in_cell(cell, n == 0, |i| {
+                if pieces_seen.insert(i) {
+                    first = first.min(piece(i));
+                }
+            });
+            self.junction_grid.each_in_cell(cell, n == 0, |i| {
+                if junctions_seen.insert(i) {
+                    first = first.min(junction(i));
+                }
+            });
+            if first <= leave {
+                break;
+            }
+        }
+        first
+    }
+
+    /// Whether the segment from `p` to `q` keeps more than [`WAY_CLEARANCE`] from every road
+    /// surface: then, from a point on no surface, it crosses and touches none.
+    fn leg_clear(&self, p: Point, q: Point) -> bool {
+        let bx = grow(seg_box((p, q)), WAY_CLEARANCE);
+        let clear_of = |poly: &Polygon| {
+            std::iter::once(&poly.exterior)
+                .chain(&poly.holes)
+                .all(|r| (0..r.len()).all(|k| segment_distance(p, q, r[k], r[(k + 1) % r.len()]) > WAY_CLEARANCE))
+        };
+        self.pieces_meeting(&[bx]).into_iter().all(|i| clear_of(&self.net.pieces[i].polygon))
+            && self.junctions_meeting(&[bx]).into_iter().all(|i| clear_of(&self.net.junctions[i].polygon))
     }
 
     /// Whether the segment from `m` to `far` crosses or touches no road surface (exact).
@@ -2063,6 +2268,58 @@ fn chunk_boxes(pts: &[Point], closed: bool) -> Vec<Bbox> {
 /// The box around every box of `boxes` ([`EMPTY_BOX`] without one).
 fn union_of(boxes: &[Bbox]) -> Bbox {
     boxes.iter().fold(EMPTY_BOX, |u, b| union_box(u, *b))
+}
+
+/// What the bent ways out looked at in one block stage ([`Session::bent_way_out`]), during which
+/// no surface changes.
+#[derive(Default)]
+struct Ways {
+    /// The turning points of the ways found out, by square ([`way_square`]): they lie in the
+    /// outer face.
+    out: FxHashMap<(i64, i64), Vec<Point>>,
+    /// The squares that searches which found no way out looked from.
+    explored: FxHashSet<(i64, i64)>,
+    /// Whether the block stage looks for bent ways out at all ([`Session::local_frames`]).
+    allowed: bool,
+}
+
+/// The square of side [`WAY_CELL`] that holds `p`.
+fn way_square(p: Point) -> (i64, i64) {
+    ((p.x / WAY_CELL).floor() as i64, (p.y / WAY_CELL).floor() as i64)
+}
+
+/// The distance between the segments `p`-`q` and `a`-`b`: 0 when they meet (decided exactly),
+/// the least distance from an end of one to the other otherwise.
+fn segment_distance(p: Point, q: Point, a: Point, b: Point) -> f64 {
+    if segment_hit(p, q, a, b) != SegHit::None {
+        return 0.0;
+    }
+    let to_segment = |x: Point, u: Point, v: Point| {
+        let d = v.sub(u);
+        let dd = d.dot(d);
+        let t = if dd > 0.0 { (x.sub(u).dot(d) / dd).clamp(0.0, 1.0) } else { 0.0 };
+        x.dist(u.lerp(v, t))
+    };
+    to_segment(p, a, b).min(to_segment(q, a, b)).min(to_segment(a, p, q)).min(to_segment(b, p, q))
+}
+
+/// The middles of the edges of `face`'s outline that lie along a side of `frame` (within twice
+/// the faces' grid of it): where the face reaches the frame.
+fn leaving_points(face: &Polygon, frame: Bbox) -> Vec<Point> {
+    let ([x0, y0], [x1, y1]) = frame;
+    let near = 2.0 * crate::blocks::BLOCK_GRID;
+    let on_side = |a: Point, b: Point| {
+        (a.x <= x0 + near && b.x <= x0 + near)
+            || (a.x >= x1 - near && b.x >= x1 - near)
+            || (a.y <= y0 + near && b.y <= y0 + near)
+            || (a.y >= y1 - near && b.y >= y1 - near)
+    };
+    let ring = &face.exterior;
+    (0..ring.len())
+        .map(|i| (ring[i], ring[(i + 1) % ring.len()]))
+        .filter(|&(a, b)| on_side(a, b))
+        .map(|(a, b)| a.lerp(b, 0.5))
+        .collect()
 }
 
 /// Whether the segment from `a` to `b` meets the box `bx` (closed): the slab test, the part of
