@@ -100,9 +100,6 @@ fn main() {
             rayon::scope(|_| profiled_update(&mut session, &edits, meshes));
             continue;
         }
-        if std::env::var_os("DBGE").is_some() {
-            eprintln!("MOVE {k}");
-        }
         let t = Instant::now();
         let changes = update(&mut session, &edits, meshes).expect("update");
         times.push((t.elapsed().as_secs_f64(), k, changes.stats.rounds));

@@ -115,7 +115,9 @@ pub struct UpdateStats {
     pub full_blocks: bool,
     /// Times the block stage tried to find the faces around the change by joining the old
     /// outlines to one overlay of the region that changed, and times that worked (the other
-    /// tries fell back to frames).
+    /// tries fell back to frames). A block stage tries twice when its first try and frames
+    /// left a face that no straight ray showed to be the outer face (the second try looks for
+    /// bent ways out).
     pub joins_tried: usize,
     /// See [`UpdateStats::joins_tried`].
     pub joins_made: usize,
@@ -1155,6 +1157,11 @@ impl Session {
         // strip between two carriageways, which no frame holds). A bent way costs more to look
         // for than a larger frame that holds the face, so it comes last.
         for bent in [false, true] {
+            // Only a face that no straight ray showed to be the outer face gives bent ways a
+            // chance.
+            if bent && !self.ways.get_mut().unwrap_or_else(PoisonError::into_inner).missed {
+                break;
+            }
             self.allow_bent_ways(bent);
             changes.stats.joins_tried += 1;
             if let Some(done) = self.spliced_blocks(changed, redo, whole, margin, changes) {
@@ -1176,9 +1183,11 @@ impl Session {
     }
 
     /// Whether the outer-face test of the block stage may look for bent ways out
-    /// ([`Session::bent_way_out`]).
+    /// ([`Session::bent_way_out`]); no face missed a way out so far.
     fn allow_bent_ways(&mut self, allow: bool) {
-        self.ways.get_mut().unwrap_or_else(PoisonError::into_inner).allowed = allow;
+        let ways = self.ways.get_mut().unwrap_or_else(PoisonError::into_inner);
+        ways.allowed = allow;
+        ways.missed = false;
     }
 
     /// The blocks found again by [`spliced_faces`] in the region around the changed surfaces
@@ -1282,13 +1291,12 @@ impl Session {
 
     /// Whether a path of straight legs from one of `starts` (points on no road surface) leaves
     /// the network's frame `net_frame`, each leg more than [`WAY_CLEARANCE`] from every road
-    /// surface, the last a ray that crosses and touches none ([`Session::ray_clear`]): then
-    /// they lie in the outer face. From each turning point, nearest the frame's sides first,
+    /// surface, the last a ray out of the frame as clear: then they lie in the outer face. From each turning point, nearest the frame's sides first,
     /// rays on along the leg that came there ([`WAY_FAN_DEG`]), in [`ESCAPE_DIRECTIONS`]
     /// directions and through the widest gaps between the surfaces around it; a ray that meets
     /// a surface gives a leg to a turning point [`WAY_BACKOFF`] short of it, the longest
-    /// [`WAY_BRANCHES`] legs are taken on. At most [`WAY_TURNS`] turns, at most one in each
-    /// square of side [`WAY_CELL`]. False when none was found: the face may still be the outer
+    /// [`WAY_BRANCHES`] legs are taken on. At most [`WAY_TURNS`] turning points (the starts
+    /// among them), at most one in each square of side [`WAY_CELL`]. False when none was found: the face may still be the outer
     /// face, by a way this misses (the frames then grow).
     fn bent_way_out(&self, starts: &[Point], net_frame: Bbox) -> bool {
         let span = (net_frame.1[0] - net_frame.0[0]) + (net_frame.1[1] - net_frame.0[1]);
@@ -1298,6 +1306,7 @@ impl Session {
         };
         let mut ways = self.ways.lock().unwrap_or_else(PoisonError::into_inner);
         if !ways.allowed {
+            ways.missed = true;
             return false;
         }
         let mut seen: FxHashSet<(i64, i64)> = starts.iter().map(|&p| way_square(p)).collect();
@@ -1317,7 +1326,7 @@ impl Session {
                 looked.push(p);
                 // A clear leg to a point of a way found out before is a way out.
                 let known = ways.out.get(&way_square(p)).into_iter().flatten();
-                if known.into_iter().any(|&q| self.leg_clear(p, q)) {
+                if known.copied().any(|q| self.leg_clear(p, q)) {
                     break 'search true;
                 }
                 let look = grow(([p.x, p.y], [p.x, p.y]), WAY_LOOK);
@@ -1343,7 +1352,8 @@ impl Session {
                     let far = Point::new(p.x + length * d.x, p.y + length * d.y);
                     let t = self.first_contact(p, far);
                     if t >= 1.0 {
-                        if self.ray_clear(p, far) {
+                        // Out, as clear of every surface as the legs before.
+                        if self.leg_clear(p, far) {
                             break 'search true;
                         }
                         continue;
@@ -1435,13 +1445,16 @@ impl Session {
     /// surface: then, from a point on no surface, it crosses and touches none.
     fn leg_clear(&self, p: Point, q: Point) -> bool {
         let bx = grow(seg_box((p, q)), WAY_CLEARANCE);
-        let clear_of = |poly: &Polygon| {
-            std::iter::once(&poly.exterior)
-                .chain(&poly.holes)
-                .all(|r| (0..r.len()).all(|k| segment_distance(p, q, r[k], r[(k + 1) % r.len()]) > WAY_CLEARANCE))
+        // A surface whose box, grown by the clearance, the segment misses is farther away.
+        let clear_of = |poly: &Polygon, b: &Bbox| {
+            !segment_meets(p, q, grow(*b, WAY_CLEARANCE))
+                || std::iter::once(&poly.exterior)
+                    .chain(&poly.holes)
+                    .all(|r| (0..r.len()).all(|k| segment_distance(p, q, r[k], r[(k + 1) % r.len()]) > WAY_CLEARANCE))
         };
-        self.pieces_meeting(&[bx]).into_iter().all(|i| clear_of(&self.net.pieces[i].polygon))
-            && self.junctions_meeting(&[bx]).into_iter().all(|i| clear_of(&self.net.junctions[i].polygon))
+        self.pieces_meeting(&[bx]).into_iter().all(|i| clear_of(&self.net.pieces[i].polygon, &self.piece_box[i]))
+            && (self.junctions_meeting(&[bx]).into_iter())
+                .all(|i| clear_of(&self.net.junctions[i].polygon, &self.junction_box[i]))
     }
 
     /// Whether the segment from `m` to `far` crosses or touches no road surface (exact).
@@ -2281,6 +2294,9 @@ struct Ways {
     explored: FxHashSet<(i64, i64)>,
     /// Whether the block stage looks for bent ways out at all ([`Session::local_frames`]).
     allowed: bool,
+    /// Whether the straight rays found no way out of some face while bent ways were not
+    /// looked for.
+    missed: bool,
 }
 
 /// The square of side [`WAY_CELL`] that holds `p`.
@@ -3140,6 +3156,28 @@ mod tests {
 
     /// A join across a notch of the region is refused where a surface outside the region has
     /// a vertex beside it (a junction along the curb, a stub's mouth) or crosses it; a curb
+    /// The distance between two segments: 0 where they cross or touch, the nearest ends'
+    /// distance otherwise, whichever way round.
+    #[test]
+    fn segment_distance_is_zero_where_segments_meet_and_the_gap_otherwise() {
+        let p = |x: f64, y: f64| Point::new(x, y);
+        let cases = [
+            ((p(0.0, 0.0), p(10.0, 0.0)), (p(5.0, -1.0), p(5.0, 1.0)), 0.0),
+            ((p(0.0, 0.0), p(10.0, 0.0)), (p(10.0, 0.0), p(12.0, 3.0)), 0.0),
+            ((p(0.0, 0.0), p(10.0, 0.0)), (p(3.0, 0.0), p(7.0, 0.0)), 0.0),
+            ((p(0.0, 0.0), p(10.0, 0.0)), (p(5.0, 0.01), p(5.0, 4.0)), 0.01),
+            ((p(0.0, 0.0), p(10.0, 0.0)), (p(12.0, 0.0), p(20.0, 0.0)), 2.0),
+            ((p(0.0, 0.0), p(10.0, 0.0)), (p(13.0, 4.0), p(13.0, 9.0)), 5.0),
+            ((p(0.0, 0.0), p(4.0, 4.0)), (p(0.0, 2.0), p(2.0, 4.0)), 2f64.sqrt()),
+        ];
+        for ((a, b), (c, d), want) in cases {
+            for (s, t) in [((a, b), (c, d)), ((b, a), (d, c)), ((c, d), (a, b))] {
+                let got = segment_distance(s.0, s.1, t.0, t.1);
+                assert!((got - want).abs() < 1e-12, "{s:?} {t:?}: {got} against {want}");
+            }
+        }
+    }
+
     /// that runs along it does not refuse it, nor anything inside the region.
     #[test]
     fn surfaces_beside_a_join_are_those_that_would_bend_it() {
