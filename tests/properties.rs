@@ -2469,3 +2469,55 @@ fn a_hairpin_tip_unburied_along_a_folded_curb_keeps_the_mouths_of_its_legs() {
     };
     check_all("hairpin", &input);
 }
+
+/// Property seed 1463: four wide roads (8.6 to 11.3 m) that cross within a few metres and
+/// turn sharply, merged into one junction of 8 arms. The strip of road that joins two of its
+/// base junctions turns so sharply that a curb folds, and was taken as the one ring of
+/// `strip`, which does not hold the carriageway there: the union of the bases and strips came
+/// out in two parts, and the smaller, with the mouths of three road pieces, was dropped
+/// ("r/s1/0.00 end 1: mouth corner ... is not a vertex of junction j/s0/194.46"; the pieces
+/// ended 6 to 27 m from the junction). A strip whose curb folds is now the parts of
+/// `strip_parts`, as a base's inner edges are.
+#[test]
+fn a_merged_junction_joined_along_a_folded_curb_keeps_every_mouth() {
+    let (c, l) = (PointKind::Curve, PointKind::Linear);
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                9.644077896770208,
+                vec![
+                    sp(69.44590253529026, 101.879066088217, c),
+                    sp(188.21132451266783, 121.51216825810963, c),
+                    sp(71.26393810499943, 201.68377106275162, c),
+                    sp(268.76174081913837, 59.08676335269491, c),
+                ],
+            ),
+            spline(
+                "s1",
+                9.561035266806694,
+                vec![
+                    sp(29.1376380092173, 113.70240345745141, c),
+                    sp(32.20589757894729, 202.07187246900222, c),
+                    sp(147.7705164845104, 117.44653095397378, l),
+                    sp(280.7021290469508, 38.07633189843731, c),
+                ],
+            ),
+            spline(
+                "s2",
+                11.321971056385468,
+                vec![
+                    sp(69.88401099298136, 272.1450356773349, c),
+                    sp(130.8825404573688, 143.50187601782963, l),
+                    sp(47.18497632144147, 124.05148100362427, c),
+                ],
+            ),
+            spline(
+                "s3",
+                8.58629160736847,
+                vec![sp(71.24956673808006, 191.73847966856675, c), sp(203.1064048546488, 189.14881628038222, c)],
+            ),
+        ],
+    };
+    check_all("folded join", &input);
+}

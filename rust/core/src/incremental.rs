@@ -2496,8 +2496,11 @@ fn free_directions_looking(m: Point, outlines: &[(&[Point], Bbox)]) -> (Vec<Poin
         let dy = (b.0[1] - m.y).max(m.y - b.1[1]).max(0.0);
         dx * dx + dy * dy
     };
-    let mut order: Vec<(f64, usize)> = outlines.iter().enumerate().map(|(i, (_, b))| (gap_to(b), i)).collect();
-    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // Nearest first, ties in list order. A sum of squares is never negative, not even -0, so
+    // its bits sort as its value does (a distance that is not a number, last).
+    let mut order: Vec<(u64, usize)> =
+        outlines.iter().enumerate().map(|(i, (_, b))| (gap_to(b).to_bits(), i)).collect();
+    order.sort_unstable();
     // The arcs of the rings taken, as disjoint intervals of [0, 4) in order.
     let mut seen: Vec<(f64, f64)> = Vec::new();
     let mut looked = 0;

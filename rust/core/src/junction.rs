@@ -586,7 +586,7 @@ pub(crate) fn strip_parts(line: &Line, (s0, s1): (f64, f64), half: f64, overlap:
 /// segments, and the reaches from both ends of a segment must fit in its length (within
 /// `s0..s1`). A ring whose inner curb folds may still be simple, and then covers the wrong part
 /// of the road.
-fn folds(line: &Line, s0: f64, s1: f64, half: f64) -> bool {
+pub(crate) fn folds(line: &Line, s0: f64, s1: f64, half: f64) -> bool {
     let n = line.pts.len();
     if n < 3 {
         return false;

@@ -16,7 +16,7 @@ use crate::curb::{offset_at, Side};
 use crate::flatten::flatten_road;
 use crate::geom::{dedup_ring, ring_area, Line, COINCIDENT_SHARE};
 use crate::graph::{build_graph, Graph, RoadLine, UnionFind};
-use crate::junction::{build_junction, strip, strip_capped, strip_parts, ArmIn, JunctionOut};
+use crate::junction::{build_junction, folds, strip, strip_capped, strip_parts, ArmIn, JunctionOut};
 use crate::overlay::{ccw_contour, contour, largest, shape, Contour};
 use crate::types::*;
 use crate::{Error, MeshSink, Settings};
@@ -1399,7 +1399,15 @@ fn group_polygons(
                 // The part of the edge between the two mouths, overlapping them a little so
                 // the union is one piece.
                 let (a, b) = if b > a { (a, b) } else { (0.0, e.line.length()) };
-                let mut r = strip(&e.line, a, b, 0.5 * g.roads[e.road].width);
+                let half = 0.5 * g.roads[e.road].width;
+                if folds(&e.line, a, b, half) {
+                    // One ring does not hold the carriageway where a curb folds (a hairpin
+                    // between two junctions): it may leave the bases it should join apart.
+                    let overlap = COINCIDENT_SHARE * settings.tolerance;
+                    parts.extend(strip_parts(&e.line, (a, b), half, overlap, [false, false]));
+                    continue;
+                }
+                let mut r = strip(&e.line, a, b, half);
                 dedup_ring(&mut r);
                 if r.len() >= 3 {
                     parts.push(ccw_contour(&r));
