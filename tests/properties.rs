@@ -2476,8 +2476,9 @@ fn a_hairpin_tip_unburied_along_a_folded_curb_keeps_the_mouths_of_its_legs() {
 /// `strip`, which does not hold the carriageway there: the union of the bases and strips came
 /// out in two parts, and the smaller, with the mouths of three road pieces, was dropped
 /// ("r/s1/0.00 end 1: mouth corner ... is not a vertex of junction j/s0/194.46"; the pieces
-/// ended 6 to 27 m from the junction). A strip whose curb folds is now the parts of
-/// `strip_parts`, as a base's inner edges are.
+/// ended 6 to 27 m from the junction). When the union falls apart, it is now made again with
+/// every strip whose curb folds taken as the parts of `strip_parts`, as a base's inner edges
+/// are.
 #[test]
 fn a_merged_junction_joined_along_a_folded_curb_keeps_every_mouth() {
     let (c, l) = (PointKind::Curve, PointKind::Linear);

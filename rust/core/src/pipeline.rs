@@ -638,7 +638,12 @@ fn bridge_strip(g: &Graph, ei: usize, setback: &[[f64; 2]], settings: &Settings)
 /// small to be blocks (below `min_block_area`) filled.
 fn junction_surface(shapes: &[Vec<Contour>], settings: &Settings) -> Polygon {
     let empty: Vec<Contour> = Vec::new();
-    let mut poly = largest(crate::overlay::overlay(shapes, &empty, OverlayRule::Subject, FillRule::NonZero));
+    surface_of(crate::overlay::overlay(shapes, &empty, OverlayRule::Subject, FillRule::NonZero), settings)
+}
+
+/// A union's largest part, without its holes smaller than `min_block_area`.
+fn surface_of(union: crate::overlay::Shapes, settings: &Settings) -> Polygon {
+    let mut poly = largest(union);
     poly.holes.retain(|h| -ring_area(h) >= settings.min_block_area);
     poly
 }
@@ -1392,29 +1397,43 @@ fn group_polygons(
                         .collect()
                 })
                 .collect();
-            let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
-            for &ei in &edges {
-                let e = &g.edges[ei];
-                let (a, b) = (setback[ei][0], e.line.length() - setback[ei][1]);
-                // The part of the edge between the two mouths, overlapping them a little so
-                // the union is one piece.
-                let (a, b) = if b > a { (a, b) } else { (0.0, e.line.length()) };
-                let half = 0.5 * g.roads[e.road].width;
-                if folds(&e.line, a, b, half) {
-                    // One ring does not hold the carriageway where a curb folds (a hairpin
-                    // between two junctions): it may leave the bases it should join apart.
-                    let overlap = COINCIDENT_SHARE * settings.tolerance;
-                    parts.extend(strip_parts(&e.line, (a, b), half, overlap, [false, false]));
-                    continue;
+            // The part of each edge between the two mouths, overlapping them a little so the
+            // union is one piece; where `parted`, an edge whose curb folds as the parts of
+            // `strip_parts` (its one ring does not hold the carriageway there).
+            let strips = |parted: bool| {
+                let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
+                for &ei in &edges {
+                    let e = &g.edges[ei];
+                    let (a, b) = (setback[ei][0], e.line.length() - setback[ei][1]);
+                    let (a, b) = if b > a { (a, b) } else { (0.0, e.line.length()) };
+                    let half = 0.5 * g.roads[e.road].width;
+                    if parted && folds(&e.line, a, b, half) {
+                        let overlap = COINCIDENT_SHARE * settings.tolerance;
+                        parts.extend(strip_parts(&e.line, (a, b), half, overlap, [false, false]));
+                        continue;
+                    }
+                    let mut r = strip(&e.line, a, b, half);
+                    dedup_ring(&mut r);
+                    if r.len() >= 3 {
+                        parts.push(ccw_contour(&r));
+                    }
                 }
-                let mut r = strip(&e.line, a, b, half);
-                dedup_ring(&mut r);
-                if r.len() >= 3 {
-                    parts.push(ccw_contour(&r));
+                parts.into_iter().map(|c| vec![c])
+            };
+            let bases_in = shapes_in.len();
+            shapes_in.extend(strips(false));
+            let empty: Vec<Contour> = Vec::new();
+            let mut union = crate::overlay::overlay(&shapes_in, &empty, OverlayRule::Subject, FillRule::NonZero);
+            if union.len() > 1 {
+                // Fallen apart: a folded strip may have left two bases apart.
+                shapes_in.truncate(bases_in);
+                shapes_in.extend(strips(true));
+                let again = crate::overlay::overlay(&shapes_in, &empty, OverlayRule::Subject, FillRule::NonZero);
+                if again.len() < union.len() {
+                    union = again;
                 }
             }
-            shapes_in.extend(parts.into_iter().map(|c| vec![c]));
-            let poly = junction_surface(&shapes_in, settings);
+            let poly = surface_of(union, settings);
             if let Some((m, k)) = memo.zip(key) {
                 m.keep(groups_of, k, poly.clone());
             }
