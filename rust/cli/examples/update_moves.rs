@@ -20,7 +20,8 @@
 //! # With MESHES=1, `time` and `profile` make each move with its meshes
 //! # (`Session::update_with_meshes`, into a `MeshCollector`).
 //! MESHES=1 target/release/examples/update_moves time INPUT N SHARE
-//! # With EVERY=1, `time` also gives the time of every move, slowest last.
+//! # With EVERY=1, `time` also gives the time of every move, slowest last, with its
+//! # `UpdateStats`.
 //! EVERY=1 target/release/examples/update_moves time INPUT N SHARE
 //! ```
 
@@ -102,7 +103,7 @@ fn main() {
         }
         let t = Instant::now();
         let changes = update(&mut session, &edits, meshes).expect("update");
-        times.push((t.elapsed().as_secs_f64(), k, changes.stats.rounds));
+        times.push((t.elapsed().as_secs_f64(), k, changes.stats.rounds, changes.stats));
         if args[0] == "check" {
             let full = build(&session.input(), &settings).expect("build");
             if *session.network() != full {
@@ -132,15 +133,25 @@ fn main() {
                 .iter()
                 .rev()
                 .take(SLOWEST)
-                .map(|(t, k, r)| format!("move {k} {:.3} ms ({r} window builds)", 1e3 * t))
+                .map(|(t, k, r, _)| format!("move {k} {:.3} ms ({r} window builds)", 1e3 * t))
                 .collect();
             eprintln!("slowest: {}", slowest.join(", "));
-            for (_, k, _) in picked {
+            for (_, k, _, _) in picked {
                 println!("{k}");
             }
             if std::env::var_os("EVERY").is_some() {
-                for (t, k, _) in &times {
-                    eprintln!("move {k} {:.3} ms", 1e3 * t);
+                for (t, k, _, s) in &times {
+                    eprintln!(
+                        "move {k} {:.3} ms: network {:.3} ms ({} roads, {} builds), blocks {:.3} ms (joins {}/{}{})",
+                        1e3 * t,
+                        1e3 * s.network_s,
+                        s.roads_rebuilt,
+                        s.rounds,
+                        1e3 * s.blocks_s,
+                        s.joins_made,
+                        s.joins_tried,
+                        if s.full_blocks { ", whole network" } else { "" }
+                    );
                 }
             }
         }

@@ -147,6 +147,7 @@ pub(crate) fn bench(args: &Bench) -> Result<String, String> {
         "updates": updates.times.len(),
         "update_s": (!updates.times.is_empty()).then(|| median(updates.times.clone())),
         "update_p90_s": percentile(&updates.times, 0.9),
+        "update_max_s": percentile(&updates.times, 1.0),
         "update_meshes_s": (!updates.mesh_times.is_empty()).then(|| median(updates.mesh_times.clone())),
         "update_then_meshes_s": (!updates.then_meshes_times.is_empty()).then(|| median(updates.then_meshes_times.clone())),
         "update_with_meshes_s": (!updates.with_meshes_times.is_empty()).then(|| median(updates.with_meshes_times.clone())),

@@ -55,6 +55,7 @@ fn bench_prints_positive_finite_stage_medians() {
     }
     assert!(j["update_s"].as_f64().unwrap() > 0.0, "{j}");
     assert!(j["update_p90_s"].as_f64().unwrap() >= j["update_s"].as_f64().unwrap(), "{j}");
+    assert!(j["update_max_s"].as_f64().unwrap() >= j["update_p90_s"].as_f64().unwrap(), "{j}");
     assert_eq!(j["update_full_builds"].as_u64().map(|n| n <= 8), Some(true), "{j}");
     // Every move changes something, so every update that was not a full build built its window.
     let (builds, full) = (j["update_window_builds"].as_u64(), j["update_full_builds"].as_u64().unwrap_or(0));

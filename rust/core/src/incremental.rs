@@ -237,6 +237,15 @@ const WAY_CELL: f64 = 8.0;
 /// metres.
 const WAY_LOOK: f64 = 64.0;
 
+/// The side (metres) of the squares among which a search for a bent way out spreads its
+/// turns: it turns next from a point in a square it has turned in least often.
+const WAY_AREA: f64 = 128.0;
+
+/// Where the join found no straight way out of a face, it looks for bent ways before the
+/// first block frame that holds more road surfaces (road pieces and junctions) than this:
+/// about where the frame's overlay costs as much as a search for bent ways.
+const BENT_BEFORE_SURFACES: usize = 2000;
+
 /// Walks of more grid cells than this along a ray look at every surface instead.
 const MAX_WALK_CELLS: u64 = 4096;
 
@@ -1152,32 +1161,62 @@ impl Session {
         // network's frame gives the pipeline's outlines there.
         let anchored = |f: Bbox| crate::overlay::anchored(f, crate::blocks::BLOCK_GRID);
         let usable = |f: Bbox| !contains(f, whole) && anchored(f) && anchored(whole);
-        // The join, then the frames; then both again, a face that reaches them allowed to
-        // leave the network by a bent way (the outer face behind a bend, in a bay or along the
-        // strip between two carriageways, which no frame holds). A bent way costs more to look
-        // for than a larger frame that holds the face, so it comes last.
-        for bent in [false, true] {
-            // Only a face that no straight ray showed to be the outer face gives bent ways a
-            // chance.
-            if bent && !self.ways.get_mut().unwrap_or_else(PoisonError::into_inner).missed {
-                break;
-            }
-            self.allow_bent_ways(bent);
+        // The join, then the frames, each first with straight rays out of the network only;
+        // then with bent ways out (the outer face behind a bend, in a bay or along the strip
+        // between two carriageways, which no frame holds). A bent way costs more to look for
+        // than a small frame, and less than one that takes in a district: where the join's
+        // straight rays missed, it tries bent ways before the first frame that holds more than
+        // `BENT_BEFORE_SURFACES` surfaces.
+        let missed = |s: &mut Self| s.ways.get_mut().unwrap_or_else(PoisonError::into_inner).missed;
+        let join = |s: &mut Self, bent: bool, changes: &mut Changes| {
+            s.allow_bent_ways(bent);
             changes.stats.joins_tried += 1;
-            if let Some(done) = self.spliced_blocks(changed, redo, whole, margin, changes) {
-                changes.stats.joins_made += 1;
-                return done;
+            let done = s.spliced_blocks(changed, redo, whole, margin, changes);
+            changes.stats.joins_made += usize::from(done.is_some());
+            done
+        };
+        if let Some(done) = join(self, false, changes) {
+            return done;
+        }
+        let join_missed = missed(self);
+        let mut missed_any = join_missed;
+        let mut joined_bent = false;
+        for bent in [false, true] {
+            if bent {
+                // Only a face that no straight ray showed to be the outer face gives bent ways
+                // a chance.
+                if !missed_any {
+                    break;
+                }
+                if !std::mem::replace(&mut joined_bent, true) {
+                    if let Some(done) = join(self, true, changes) {
+                        return done;
+                    }
+                }
+                self.allow_bent_ways(true);
             }
-            // Every frame takes all the surfaces that meet it. (A first frame with only the
-            // surfaces near the boxes that make it up missed a block that a copied road closed
-            // with a road it left out: the face ran out to the frame through the gap, and,
-            // joined to the outer face, passed for it.)
             for &frame in frames.iter().take_while(|f| usable(**f)) {
+                let large = |s: &Self| {
+                    s.pieces_meeting(&[frame]).len() + s.junctions_meeting(&[frame]).len() > BENT_BEFORE_SURFACES
+                };
+                if !bent && join_missed && !joined_bent && large(self) {
+                    joined_bent = true;
+                    missed_any |= missed(self);
+                    if let Some(done) = join(self, true, changes) {
+                        return done;
+                    }
+                    self.allow_bent_ways(false);
+                }
+                // Every frame takes all the surfaces that meet it. (A first frame with only the
+                // surfaces near the boxes that make it up missed a block that a copied road
+                // closed with a road it left out: the face ran out to the frame through the
+                // gap, and, joined to the outer face, passed for it.)
                 match self.blocks_in(frame, changed, redo, Some(whole), changes) {
                     Err(Refused::Frame) => continue,
                     done_or_clash => return done_or_clash,
                 }
             }
+            missed_any |= missed(self);
         }
         Err(Refused::Frame)
     }
@@ -1314,15 +1353,20 @@ impl Session {
         // those looked from.
         let mut open: Vec<(Point, Option<Point>)> = starts.iter().map(|&p| (p, None)).collect();
         let mut looked: Vec<Point> = Vec::new();
+        let mut visits: FxHashMap<(i64, i64), u32> = FxHashMap::default();
         let found = 'search: {
             for _ in 0..WAY_TURNS {
-                // The point nearest a side of the frame, the first of those as near.
-                let nearest =
-                    (0..open.len()).min_by(|&a, &b| inside(open[a].0).total_cmp(&inside(open[b].0)).then(a.cmp(&b)));
+                // The point nearest a side of the frame, the first of those as near, among those
+                // in the areas looked from least: a pocket near a side is left once each of its
+                // areas has been looked from, for points further from the side.
+                let key = |k: usize| (visits.get(&way_area(open[k].0)).copied().unwrap_or(0), inside(open[k].0));
+                let nearest = (0..open.len())
+                    .min_by(|&a, &b| key(a).0.cmp(&key(b).0).then(key(a).1.total_cmp(&key(b).1)).then(a.cmp(&b)));
                 let Some(k) = nearest else {
                     break 'search false;
                 };
                 let (p, came) = open.remove(k);
+                *visits.entry(way_area(p)).or_insert(0) += 1;
                 looked.push(p);
                 // A clear leg to a point of a way found out before is a way out.
                 let known = ways.out.get(&way_square(p)).into_iter().flatten();
@@ -2297,6 +2341,11 @@ struct Ways {
     /// Whether the straight rays found no way out of some face while bent ways were not
     /// looked for.
     missed: bool,
+}
+
+/// The square of side [`WAY_AREA`] that holds `p`.
+fn way_area(p: Point) -> (i64, i64) {
+    ((p.x / WAY_AREA).floor() as i64, (p.y / WAY_AREA).floor() as i64)
 }
 
 /// The square of side [`WAY_CELL`] that holds `p`.
