@@ -1012,6 +1012,25 @@ fn star_rotation_keeps_every_corner_patch() {
     same_when_rotated("star", &input, 4.0096450942124395);
 }
 
+/// A star of four arms, three of them 0.3° apart (seed 1583 of `rotation_does_not_matter`):
+/// the junction was 58.382 m² in place and 58.515 m² rotated by 4.66 rad. The mouth corners of
+/// the three arms that overlap lie within 6 cm of each other. One of them, with no vertex of
+/// the outline within the snap distance, went into the nearest edge; rotated, the union had
+/// left a vertex on the straight edge next to that one (in the middle of it), and the corner
+/// replaced that vertex instead: two outlines, 0.13 m² apart. A vertex on the straight line
+/// between its neighbours now takes a corner only where no other edge lies nearer.
+#[test]
+fn star_rotation_puts_a_corner_in_the_same_edge_whatever_vertices_split_them() {
+    let w = 6.914358134144989;
+    let input = roads(&[
+        ("a0", w, false, &[(0.0, 0.0), (65.54037074270425, 45.8743915808033)]),
+        ("a1", w, false, &[(0.0, 0.0), (65.29720523585385, 46.21985491525021)]),
+        ("a2", w, false, &[(0.0, 0.0), (65.05221881054003, 46.564029334086)]),
+        ("a3", w, false, &[(0.0, 0.0), (-78.63643925370025, 14.707495418972991)]),
+    ]);
+    same_when_rotated("star", &input, 4.65643359226012);
+}
+
 /// A 3 × 3 grid, jittered, with one diagonal (the first failing case of
 /// `blocks_of_straight_networks_follow_eulers_formula` on seed 90). The junction where the
 /// diagonal meets the corner falls back to the union of its arms; the corner patch, grown by a

@@ -2263,6 +2263,46 @@ fn yield_to_buried(
 
 /// Makes `c` a vertex of `polygon`: the nearest vertex within `snap` becomes `c`; else `c` goes
 /// into the nearest edge within `snap`; else nothing changes.
+/// Where vertex `i` of ring `ri` of `polygon` lies on the straight line between its neighbours
+/// (within [`STRAIGHT_SHARE`] of `snap`): the edge (ring, index) nearest `c` that does not end at
+/// it, if that edge lies nearer `c` than the line through the neighbours and within `snap`.
+fn nearer_edge_than_straight_vertex(
+    polygon: &Polygon,
+    ri: usize,
+    i: usize,
+    c: Point,
+    snap: f64,
+) -> Option<(usize, usize)> {
+    let ring = if ri == 0 { &polygon.exterior } else { polygon.holes.get(ri - 1)? };
+    let n = ring.len();
+    if n < 4 {
+        return None;
+    }
+    let (prev, v, next) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
+    if crate::geom::project_on_segment(v, prev, next).1 > STRAIGHT_SHARE * snap {
+        return None;
+    }
+    let through = crate::geom::project_on_segment(c, prev, next).1;
+    let mut best: Option<(f64, usize, usize)> = None;
+    for (rj, r) in std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate() {
+        for (k, (&a, &b)) in ring_edges(r).enumerate() {
+            if rj == ri && (k == i || (k + 1) % n == i) {
+                continue;
+            }
+            let (_, de) = crate::geom::project_on_segment(c, a, b);
+            if de <= snap && de < through && best.is_none_or(|x| de < x.0) {
+                best = Some((de, rj, k));
+            }
+        }
+    }
+    best.map(|(_, rj, k)| (rj, k))
+}
+
+/// A vertex within this share of the snap distance of the line through its neighbours lies on
+/// that line, for [`snap_corner`]: 10⁻⁵ (0.5 µm at the default tolerance), far below the hair
+/// by which corner patches are grown, far above the rounding of points computed along a line.
+const STRAIGHT_SHARE: f64 = 1e-5;
+
 fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64) {
     let rings = || std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate();
     let mut best_v: Option<(f64, usize, usize)> = None;
@@ -2274,9 +2314,16 @@ fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64) {
             }
         }
     }
-    // The edges matter only when no vertex is near enough (most corners are vertices already).
+    // The edges matter only when no vertex is near enough (most corners are vertices already),
+    // or when the nearest is a vertex on the straight line between its neighbours: that one
+    // only splits an edge (whether a union leaves such a vertex depends on how its input lands
+    // on the grid), so the corner goes where it would go without it, into a nearer edge that
+    // does not end at it, if there is one.
     let (ri, i, replace) = if let Some((_, ri, i)) = best_v {
-        (ri, i, true)
+        match nearer_edge_than_straight_vertex(polygon, ri, i, c, snap) {
+            Some((ri, e)) => (ri, e, false),
+            None => (ri, i, true),
+        }
     } else {
         let mut best_e: Option<(f64, usize, usize)> = None;
         for (ri, ring) in rings() {
