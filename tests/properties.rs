@@ -1031,6 +1031,33 @@ fn star_rotation_puts_a_corner_in_the_same_edge_whatever_vertices_split_them() {
     same_when_rotated("star", &input, 4.65643359226012);
 }
 
+/// A star of seven roads, 4 m wide, four of them within 0.5° of each other, whose far ends lie
+/// within 0.8 m and make one junction (seed 1295 of `road_direction_does_not_matter`, with
+/// `a6` drawn the other way): the junction was 14.284861 m² one way and 14.284780 m² the other.
+/// Along `a6`, stops closer than the merge distance (ends of the roads beside it, joined to it)
+/// were one stop at the first of them along the road, a different one with the road reversed:
+/// its far edge ended 2 × 10⁻⁵ m further along, and the unions of the march rounded one grid
+/// step apart. The stop kept is now the one whose point is lowest, whichever way the road runs.
+/// (Seed 1176 failed the same way.)
+#[test]
+fn stops_merged_along_a_road_do_not_depend_on_its_direction() {
+    let w = 4.0;
+    let input = roads(&[
+        ("a0", w, false, &[(0.0, 0.0), (13.443358047092405, -78.8623872604531)]),
+        ("a1", w, false, &[(0.0, 0.0), (13.83200377677991, -78.79515005074326)]),
+        ("a2", w, false, &[(0.0, 0.0), (14.22031328861124, -78.72599754829244)]),
+        ("a3", w, false, &[(0.0, 0.0), (80.0, 0.0)]),
+        ("a4", w, false, &[(0.0, 0.0), (79.99951261262323, 0.27925211321789856)]),
+        ("a5", w, false, &[(0.0, 0.0), (10.265087219059081, -79.33869159738589)]),
+        ("a6", w, false, &[(0.0, 0.0), (13.633717388331434, -78.8297009392723)]),
+    ]);
+    let mut flipped = input.clone();
+    flipped.roads[6] = reversed(&flipped.roads[6]);
+    let a = check_all("star", &input);
+    let b = check_all("star with a6 reversed", &flipped);
+    same_shape(&shape(&a), &shape(&b), 1e-6, 1e-6).unwrap();
+}
+
 /// A 3 × 3 grid, jittered, with one diagonal (the first failing case of
 /// `blocks_of_straight_networks_follow_eulers_formula` on seed 90). The junction where the
 /// diagonal meets the corner falls back to the union of its arms; the corner patch, grown by a

@@ -745,14 +745,30 @@ pub(crate) fn build_graph(
         let merge = crate::geom::COINCIDENT_SHARE * settings.tolerance;
         // Stops closer together along the road than the merge distance (two crossings that are
         // one point, computed along different roads) are one stop, and their nodes one junction:
-        // an edge between them would be a rounding error.
-        list.dedup_by(|b, a| {
-            let same = b.0 - a.0 < merge;
-            if same && a.1 != b.1 {
-                uf.union(a.1, b.1);
+        // an edge between them would be a rounding error. Each run of stops that follow each
+        // other that closely is one, at the stop whose point is lowest (x, then y): the first
+        // along the road would be another stop with the road drawn the other way.
+        let mut runs: Vec<(f64, usize)> = Vec::with_capacity(list.len());
+        let mut from = 0;
+        while from < list.len() {
+            let mut to = from + 1;
+            while to < list.len() && list[to].0 - list[to - 1].0 < merge {
+                if list[to].1 != list[to - 1].1 {
+                    uf.union(list[to - 1].1, list[to].1);
+                }
+                to += 1;
             }
-            same
-        });
+            let at = |k: usize| road.line.point_at(list[k].0);
+            let lowest = (from..to)
+                .min_by(|&a, &b| {
+                    let (p, q) = (at(a), at(b));
+                    p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)).then(a.cmp(&b))
+                })
+                .unwrap_or(from);
+            runs.push(list[lowest]);
+            from = to;
+        }
+        list = runs;
         // A stop a rounding step from an open road's end is at the end: no dead end of no
         // length hangs from it.
         if !road.closed {
