@@ -103,7 +103,7 @@ fn main() {
         }
         let t = Instant::now();
         let changes = update(&mut session, &edits, meshes).expect("update");
-        times.push((t.elapsed().as_secs_f64(), k, changes.stats.rounds, changes.stats));
+        times.push((t.elapsed().as_secs_f64(), k, changes.stats));
         if args[0] == "check" {
             let full = build(&session.input(), &settings).expect("build");
             if *session.network() != full {
@@ -119,7 +119,7 @@ fn main() {
             let keep = ((share * count as f64).round() as usize).clamp(1, count);
             let from = (count - keep) / 2;
             let picked = &times[from..from + keep];
-            let rounds: usize = times.iter().map(|t| t.2).sum();
+            let rounds: usize = times.iter().map(|t| t.2.rounds).sum();
             let total: f64 = times.iter().map(|t| t.0).sum();
             eprintln!(
                 "median {:.3} ms, p90 {:.3} ms, total {:.1} ms, {rounds} window builds; picked {keep} moves from {:.3} to {:.3} ms",
@@ -133,14 +133,14 @@ fn main() {
                 .iter()
                 .rev()
                 .take(SLOWEST)
-                .map(|(t, k, r, _)| format!("move {k} {:.3} ms ({r} window builds)", 1e3 * t))
+                .map(|(t, k, s)| format!("move {k} {:.3} ms ({} window builds)", 1e3 * t, s.rounds))
                 .collect();
             eprintln!("slowest: {}", slowest.join(", "));
-            for (_, k, _, _) in picked {
+            for (_, k, _) in picked {
                 println!("{k}");
             }
             if std::env::var_os("EVERY").is_some() {
-                for (t, k, _, s) in &times {
+                for (t, k, s) in &times {
                     eprintln!(
                         "move {k} {:.3} ms: network {:.3} ms ({} roads, {} builds), blocks {:.3} ms (joins {}/{}{})",
                         1e3 * t,

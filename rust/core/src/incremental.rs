@@ -1188,12 +1188,11 @@ impl Session {
                 if !missed_any {
                     break;
                 }
-                if !std::mem::replace(&mut joined_bent, true) {
-                    if let Some(done) = join(self, true, changes) {
-                        return done;
-                    }
+                if std::mem::replace(&mut joined_bent, true) {
+                    self.allow_bent_ways(true);
+                } else if let Some(done) = join(self, true, changes) {
+                    return done;
                 }
-                self.allow_bent_ways(true);
             }
             for &frame in frames.iter().take_while(|f| usable(**f)) {
                 let large = |s: &Self| {
@@ -1330,13 +1329,15 @@ impl Session {
 
     /// Whether a path of straight legs from one of `starts` (points on no road surface) leaves
     /// the network's frame `net_frame`, each leg more than [`WAY_CLEARANCE`] from every road
-    /// surface, the last a ray out of the frame as clear: then they lie in the outer face. From each turning point, nearest the frame's sides first,
-    /// rays on along the leg that came there ([`WAY_FAN_DEG`]), in [`ESCAPE_DIRECTIONS`]
-    /// directions and through the widest gaps between the surfaces around it; a ray that meets
-    /// a surface gives a leg to a turning point [`WAY_BACKOFF`] short of it, the longest
-    /// [`WAY_BRANCHES`] legs are taken on. At most [`WAY_TURNS`] turning points (the starts
-    /// among them), at most one in each square of side [`WAY_CELL`]. False when none was found: the face may still be the outer
-    /// face, by a way this misses (the frames then grow).
+    /// surface, the last a ray out of the frame as clear: then they lie in the outer face.
+    /// From each turning point (nearest the frame's sides first, among those in the squares of
+    /// side [`WAY_AREA`] turned in least often), rays on along the leg that came there
+    /// ([`WAY_FAN_DEG`]), in [`ESCAPE_DIRECTIONS`] directions and through the widest gaps
+    /// between the surfaces around it; a ray that meets a surface gives a leg to a turning
+    /// point [`WAY_BACKOFF`] short of it, the longest [`WAY_BRANCHES`] legs are taken on. At
+    /// most [`WAY_TURNS`] turning points (the starts among them), at most one in each square of
+    /// side [`WAY_CELL`]. False when none was found: the face may still be the outer face, by a
+    /// way this misses (the frames then grow).
     fn bent_way_out(&self, starts: &[Point], net_frame: Bbox) -> bool {
         let span = (net_frame.1[0] - net_frame.0[0]) + (net_frame.1[1] - net_frame.0[1]);
         // How far a point lies inside the frame from its nearest side.
@@ -1359,9 +1360,11 @@ impl Session {
                 // The point nearest a side of the frame, the first of those as near, among those
                 // in the areas looked from least: a pocket near a side is left once each of its
                 // areas has been looked from, for points further from the side.
-                let key = |k: usize| (visits.get(&way_area(open[k].0)).copied().unwrap_or(0), inside(open[k].0));
+                let key = |k: usize| (visits.get(&way_area(open[k].0)).copied().unwrap_or(0), inside(open[k].0), k);
                 let nearest = (0..open.len())
-                    .min_by(|&a, &b| key(a).0.cmp(&key(b).0).then(key(a).1.total_cmp(&key(b).1)).then(a.cmp(&b)));
+                    .map(key)
+                    .min_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)))
+                    .map(|(_, _, k)| k);
                 let Some(k) = nearest else {
                     break 'search false;
                 };
@@ -3206,8 +3209,6 @@ mod tests {
         assert!(!free.is_empty() && free[0].x > 0.0 && free[0].y.abs() < 1e-12, "{free:?}");
     }
 
-    /// A join across a notch of the region is refused where a surface outside the region has
-    /// a vertex beside it (a junction along the curb, a stub's mouth) or crosses it; a curb
     /// The distance between two segments: 0 where they cross or touch, the nearest ends'
     /// distance otherwise, whichever way round.
     #[test]
@@ -3230,6 +3231,8 @@ mod tests {
         }
     }
 
+    /// A join across a notch of the region is refused where a surface outside the region has
+    /// a vertex beside it (a junction along the curb, a stub's mouth) or crosses it; a curb
     /// that runs along it does not refuse it, nor anything inside the region.
     #[test]
     fn surfaces_beside_a_join_are_those_that_would_bend_it() {

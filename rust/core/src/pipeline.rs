@@ -1402,12 +1402,14 @@ fn group_polygons(
             // `strip_parts` (its one ring does not hold the carriageway there).
             let strips = |parted: bool| {
                 let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
+                let mut folded = false;
                 for &ei in &edges {
                     let e = &g.edges[ei];
                     let (a, b) = (setback[ei][0], e.line.length() - setback[ei][1]);
                     let (a, b) = if b > a { (a, b) } else { (0.0, e.line.length()) };
                     let half = 0.5 * g.roads[e.road].width;
                     if parted && folds(&e.line, a, b, half) {
+                        folded = true;
                         let overlap = COINCIDENT_SHARE * settings.tolerance;
                         parts.extend(strip_parts(&e.line, (a, b), half, overlap, [false, false]));
                         continue;
@@ -1418,19 +1420,23 @@ fn group_polygons(
                         parts.push(ccw_contour(&r));
                     }
                 }
-                parts.into_iter().map(|c| vec![c])
+                (parts.into_iter().map(|c| vec![c]), folded)
             };
             let bases_in = shapes_in.len();
-            shapes_in.extend(strips(false));
+            shapes_in.extend(strips(false).0);
             let empty: Vec<Contour> = Vec::new();
             let mut union = crate::overlay::overlay(&shapes_in, &empty, OverlayRule::Subject, FillRule::NonZero);
             if union.len() > 1 {
-                // Fallen apart: a folded strip may have left two bases apart.
-                shapes_in.truncate(bases_in);
-                shapes_in.extend(strips(true));
-                let again = crate::overlay::overlay(&shapes_in, &empty, OverlayRule::Subject, FillRule::NonZero);
-                if again.len() < union.len() {
-                    union = again;
+                // Fallen apart: a folded strip may have left two bases apart (where none folds,
+                // the union would come out the same).
+                let (parted, folded) = strips(true);
+                if folded {
+                    shapes_in.truncate(bases_in);
+                    shapes_in.extend(parted);
+                    let again = crate::overlay::overlay(&shapes_in, &empty, OverlayRule::Subject, FillRule::NonZero);
+                    if again.len() < union.len() {
+                        union = again;
+                    }
                 }
             }
             let poly = surface_of(union, settings);
@@ -2263,9 +2269,64 @@ fn yield_to_buried(
 
 /// Makes `c` a vertex of `polygon`: the nearest vertex within `snap` becomes `c`; else `c` goes
 /// into the nearest edge within `snap`; else nothing changes.
+fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64) {
+    let mut best_v: Option<(f64, usize, usize)> = None;
+    for (ri, ring) in std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate() {
+        for (i, v) in ring.iter().enumerate() {
+            let d = v.dist(c);
+            if d <= snap && best_v.is_none_or(|b| d < b.0) {
+                best_v = Some((d, ri, i));
+            }
+        }
+    }
+    // The edges matter only when no vertex is near enough (most corners are vertices already),
+    // or when the nearest is a vertex on the straight line between its neighbours: that one
+    // only splits an edge (whether a union leaves such a vertex depends on how its input lands
+    // on the grid), so the corner goes where it would go without it, into a nearer edge that
+    // does not end at it, if there is one.
+    let (ri, i, replace) = match best_v {
+        Some((_, ri, i)) => match nearer_edge_than_straight_vertex(polygon, ri, i, c, snap) {
+            Some((ri, e)) => (ri, e, false),
+            None => (ri, i, true),
+        },
+        None => match nearest_edge(polygon, c, snap, &|_, _| false) {
+            Some((ri, e)) => (ri, e, false),
+            None => return,
+        },
+    };
+    let ring = if ri == 0 { Some(&mut polygon.exterior) } else { polygon.holes.get_mut(ri - 1) };
+    if let Some(ring) = ring {
+        if replace {
+            ring[i] = c;
+        } else {
+            ring.insert(i + 1, c);
+        }
+    }
+}
+
+/// The edge (ring, index; ring 0 the exterior) of `polygon` nearest `c` and within `limit`,
+/// among those `skip` does not rule out; the first of those as near.
+fn nearest_edge(
+    polygon: &Polygon,
+    c: Point,
+    limit: f64,
+    skip: &dyn Fn(usize, usize) -> bool,
+) -> Option<(usize, usize)> {
+    let mut best: Option<(f64, usize, usize)> = None;
+    for (ri, ring) in std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate() {
+        for (k, (&a, &b)) in ring_edges(ring).enumerate() {
+            let (_, de) = crate::geom::project_on_segment(c, a, b);
+            if de <= limit && best.is_none_or(|x| de < x.0) && !skip(ri, k) {
+                best = Some((de, ri, k));
+            }
+        }
+    }
+    best.map(|(_, ri, k)| (ri, k))
+}
+
 /// Where vertex `i` of ring `ri` of `polygon` lies on the straight line between its neighbours
 /// (within [`STRAIGHT_SHARE`] of `snap`): the edge (ring, index) nearest `c` that does not end at
-/// it, if that edge lies nearer `c` than the line through the neighbours and within `snap`.
+/// it, if that edge lies within `snap` and nearer `c` than the line through the neighbours.
 fn nearer_edge_than_straight_vertex(
     polygon: &Polygon,
     ri: usize,
@@ -2283,71 +2344,16 @@ fn nearer_edge_than_straight_vertex(
         return None;
     }
     let through = crate::geom::project_on_segment(c, prev, next).1;
-    let mut best: Option<(f64, usize, usize)> = None;
-    for (rj, r) in std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate() {
-        for (k, (&a, &b)) in ring_edges(r).enumerate() {
-            if rj == ri && (k == i || (k + 1) % n == i) {
-                continue;
-            }
-            let (_, de) = crate::geom::project_on_segment(c, a, b);
-            if de <= snap && de < through && best.is_none_or(|x| de < x.0) {
-                best = Some((de, rj, k));
-            }
-        }
-    }
-    best.map(|(_, rj, k)| (rj, k))
+    let (ri, k) = nearest_edge(polygon, c, snap, &|rj, k| rj == ri && (k == i || (k + 1) % n == i))?;
+    let edge = if ri == 0 { &polygon.exterior } else { &polygon.holes[ri - 1] };
+    let (a, b) = (edge[k], edge[(k + 1) % edge.len()]);
+    (crate::geom::project_on_segment(c, a, b).1 < through).then_some((ri, k))
 }
 
 /// A vertex within this share of the snap distance of the line through its neighbours lies on
 /// that line, for [`snap_corner`]: 10⁻⁵ (0.5 µm at the default tolerance), far below the hair
 /// by which corner patches are grown, far above the rounding of points computed along a line.
 const STRAIGHT_SHARE: f64 = 1e-5;
-
-fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64) {
-    let rings = || std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate();
-    let mut best_v: Option<(f64, usize, usize)> = None;
-    for (ri, ring) in rings() {
-        for (i, v) in ring.iter().enumerate() {
-            let d = v.dist(c);
-            if d <= snap && best_v.is_none_or(|b| d < b.0) {
-                best_v = Some((d, ri, i));
-            }
-        }
-    }
-    // The edges matter only when no vertex is near enough (most corners are vertices already),
-    // or when the nearest is a vertex on the straight line between its neighbours: that one
-    // only splits an edge (whether a union leaves such a vertex depends on how its input lands
-    // on the grid), so the corner goes where it would go without it, into a nearer edge that
-    // does not end at it, if there is one.
-    let (ri, i, replace) = if let Some((_, ri, i)) = best_v {
-        match nearer_edge_than_straight_vertex(polygon, ri, i, c, snap) {
-            Some((ri, e)) => (ri, e, false),
-            None => (ri, i, true),
-        }
-    } else {
-        let mut best_e: Option<(f64, usize, usize)> = None;
-        for (ri, ring) in rings() {
-            for (i, (&a, &b)) in ring_edges(ring).enumerate() {
-                let (_, de) = crate::geom::project_on_segment(c, a, b);
-                if de <= snap && best_e.is_none_or(|b| de < b.0) {
-                    best_e = Some((de, ri, i));
-                }
-            }
-        }
-        match best_e {
-            Some((_, ri, i)) => (ri, i, false),
-            None => return,
-        }
-    };
-    let ring = if ri == 0 { Some(&mut polygon.exterior) } else { polygon.holes.get_mut(ri - 1) };
-    if let Some(ring) = ring {
-        if replace {
-            ring[i] = c;
-        } else {
-            ring.insert(i + 1, c);
-        }
-    }
-}
 
 /// Makes `base` unique among the ids seen so far by appending `#2`, `#3`, ...
 fn unique(base: String, used: &mut BTreeMap<String, usize>) -> String {
