@@ -1216,26 +1216,52 @@ fn faces_by_strips(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: &St
     let mut uf = crate::graph::UnionFind::new(count);
     let mut whole: Vec<Option<(usize, usize)>> = vec![None; count];
     let mut inside: Vec<Option<Point>> = vec![None; count];
-    for i in 0..k {
-        for (m, piece) in found[i].outer.iter().enumerate() {
-            // Stretches of the cut after the strip (pieces of the strip before take those of
-            // the cut before it).
-            if i + 1 == k {
-                continue;
-            }
+    // The faces of each strip whose boxes reach across the cut before it, by index in order:
+    // only those can hold a point of that cut.
+    let across: Vec<[Vec<usize>; 2]> = (0..k)
+        .into_par_iter()
+        .map(|i| {
+            let Some(&cut) = bounds.get(i).filter(|_| i > 0) else { return [Vec::new(), Vec::new()] };
+            let spans = |(j, p): (usize, &Polygon)| {
+                let (lo, hi) = exterior_box(p);
+                (lo[0] <= cut && cut <= hi[0]).then_some(j)
+            };
+            let inner = found[i].inner.iter().map(|f| &f.polygon).enumerate().filter_map(spans).collect();
+            [inner, found[i].outer.iter().enumerate().filter_map(spans).collect()]
+        })
+        .collect();
+    // For each piece of a strip but the last, side by side: a point inside it on the cut after
+    // the strip, and what holds each of its points on that cut in the next strip.
+    let pieces: Vec<(usize, usize)> =
+        (0..k.saturating_sub(1)).flat_map(|i| (0..found[i].outer.len()).map(move |m| (i, m))).collect();
+    let looked: Vec<Option<(Option<Point>, Vec<HeldBy>)>> = pieces
+        .par_iter()
+        .map(|&(i, m)| {
+            let piece = &found[i].outer[m];
             let cut = bounds[i + 1];
             let points = points_on_cut(piece, cut);
             let (lo, hi) = exterior_box(piece);
             if points.is_empty() && lo[0] < cut && cut < hi[0] {
                 return None;
             }
-            inside[first[i] + m] = points.first().copied();
-            for q in points {
-                let next = &found[i + 1];
-                if let Some(j) = next.inner.iter().position(|f| polygon_holds(&f.polygon, q)) {
-                    whole[first[i] + m] = Some((i + 1, j));
-                } else {
-                    let n = next.outer.iter().position(|o| polygon_holds(o, q))?;
+            let (next, [inner, outer]) = (&found[i + 1], &across[i + 1]);
+            let held = points
+                .iter()
+                .map(|&q| match inner.iter().copied().find(|&j| polygon_holds(&next.inner[j].polygon, q)) {
+                    Some(j) => Some(HeldBy::Face(j)),
+                    None => outer.iter().copied().find(|&n| polygon_holds(&next.outer[n], q)).map(HeldBy::Piece),
+                })
+                .collect::<Option<Vec<HeldBy>>>()?;
+            Some((points.first().copied(), held))
+        })
+        .collect();
+    for (&(i, m), found_here) in pieces.iter().zip(looked) {
+        let (point, held) = found_here?;
+        inside[first[i] + m] = point;
+        for h in held {
+            match h {
+                HeldBy::Face(j) => whole[first[i] + m] = Some((i + 1, j)),
+                HeldBy::Piece(n) => {
                     uf.union(first[i] + m, first[i + 1] + n);
                 }
             }
@@ -1298,6 +1324,14 @@ fn faces_by_strips(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: &St
     }
     out.inner.extend(more);
     Some(out)
+}
+
+/// What holds a point of a cut in the strip after it, in [`faces_by_strips`].
+enum HeldBy {
+    /// A whole face of the strip (index of its inner faces).
+    Face(usize),
+    /// A piece of a face (index of its outer faces).
+    Piece(usize),
 }
 
 /// Pieces of one face of the whole frame in [`faces_by_strips`].
@@ -1417,11 +1451,18 @@ fn polygon_holds(p: &Polygon, q: Point) -> bool {
 fn network_parts(net: &Network, surfaces: &[&Polygon], gap: f64) -> Vec<Vec<usize>> {
     let np = net.pieces.len();
     let mut uf = crate::graph::UnionFind::new(surfaces.len());
-    for (i, p) in net.pieces.iter().enumerate() {
-        for id in [&p.from, &p.to].into_iter().flatten() {
-            if let Ok(j) = net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)) {
-                uf.union(i, np + j);
-            }
+    // The junctions at each piece's ends, looked up side by side.
+    let ends: Vec<[Option<usize>; 2]> = net
+        .pieces
+        .par_iter()
+        .map(|p| {
+            [&p.from, &p.to]
+                .map(|id| id.as_ref().and_then(|id| net.junctions.binary_search_by(|j| j.id.as_str().cmp(id)).ok()))
+        })
+        .collect();
+    for (i, at) in ends.iter().enumerate() {
+        for j in at.iter().flatten() {
+            uf.union(i, np + j);
         }
     }
     let usable: Vec<usize> = (0..surfaces.len()).filter(|&i| surfaces[i].exterior.len() >= 3).collect();

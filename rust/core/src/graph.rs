@@ -7,6 +7,7 @@
 //! the roads are wide are gathered into one cluster (one junction). Each road is then cut at its
 //! nodes into edges.
 
+use rayon::prelude::*;
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{RTree, AABB};
 
@@ -188,31 +189,91 @@ fn meeting_from(boxes: &[Box2]) -> Meetings {
 }
 
 /// The sweep of [`meeting_from`]; `None` when it would make more than `budget` comparisons.
+/// Cut into stretches of the sweep order ([`sweep_stretches`]) swept side by side, each
+/// starting with the boxes the whole sweep would have open there ([`open_before`]): the same
+/// pairs, in the same order, and the same count of comparisons as one sweep from end to end.
 fn sweep_from(boxes: &[Box2], budget: usize) -> Option<Meetings> {
     let mut order: Vec<usize> = (0..boxes.len()).collect();
-    order.sort_by(|&a, &b| boxes[a].0[0].total_cmp(&boxes[b].0[0]).then(a.cmp(&b)));
-    let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(2 * boxes.len());
-    let mut open: Vec<usize> = Vec::new();
+    order.par_sort_unstable_by(|&a, &b| boxes[a].0[0].total_cmp(&boxes[b].0[0]).then(a.cmp(&b)));
+    let (lo, hi) = (|i: &usize| boxes[*i].0[0], |i: &usize| boxes[*i].1[0]);
+    let swept = sweep_stretches(&order, lo).into_par_iter().map(|stretch| {
+        let mut open = open_before(&order, stretch.start, lo, hi);
+        let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(2 * stretch.len());
+        let mut work = 0usize;
+        for &i in &order[stretch] {
+            let b = &boxes[i];
+            work = work.saturating_add(open.len());
+            if work > budget {
+                return None;
+            }
+            // A box that ends before this one starts ends before every later one starts.
+            open.retain(|&o| !(boxes[o].1[0] < b.0[0]));
+            for &o in &open {
+                if boxes_meet(&boxes[o], b) {
+                    pairs.push(if o < i { (o, i) } else { (i, o) });
+                }
+            }
+            if boxes_meet(b, b) {
+                pairs.push((i, i));
+            }
+            open.push(i);
+        }
+        Some((pairs, work))
+    });
+    let pairs = joined_stretches(swept.collect(), budget)?;
+    Some(Meetings::from_pairs(boxes.len(), &pairs))
+}
+
+/// Items of a sweep order that a stretch of [`sweep_stretches`] holds at least (fewer items
+/// are swept in one stretch: the boxes the whole sweep has open at a cut are found by a look at
+/// every item before it).
+const SWEEP_STRETCH: usize = 8192;
+
+/// Most stretches a sweep is cut into.
+const MAX_SWEEP_STRETCHES: usize = 8;
+
+/// The stretches of `order` (sorted by `lo`) that the sweeps of [`sweep_from`] and
+/// [`sweep_of`] sweep side by side: about [`SWEEP_STRETCH`] items each, at most
+/// [`MAX_SWEEP_STRETCHES`], the same whatever the number of threads. One stretch when some `lo`
+/// is not a number, where [`open_before`] would not know what the sweep keeps open.
+fn sweep_stretches<T>(order: &[T], lo: impl Fn(&T) -> f64) -> Vec<std::ops::Range<usize>> {
+    let n = order.len();
+    let count = (n / SWEEP_STRETCH).clamp(1, MAX_SWEEP_STRETCHES);
+    if count == 1 || order.iter().any(|t| lo(t).is_nan()) {
+        return std::iter::once(0..n).collect();
+    }
+    (0..count).map(|c| c * n / count..(c + 1) * n / count).collect()
+}
+
+/// What a sweep over `order` (sorted by `lo`, no `lo` that is not a number) holds open when it
+/// comes to item `start`, before it drops the items that end before that one: the items before
+/// `start - 1` that do not end before `start - 1` starts (an item the sweep dropped earlier ended
+/// before an earlier, lower start), then item `start - 1`, in sweep order.
+fn open_before<T: Copy>(order: &[T], start: usize, lo: impl Fn(&T) -> f64, hi: impl Fn(&T) -> f64) -> Vec<T> {
+    let Some(last) = start.checked_sub(1).and_then(|k| order.get(k)) else { return Vec::new() };
+    let x = lo(last);
+    let mut open: Vec<T> = order[..start - 1].iter().filter(|t| !(hi(t) < x)).copied().collect();
+    open.push(*last);
+    open
+}
+
+/// What one stretch of a sweep found: its pairs, and the comparisons it made.
+type Stretch = (Vec<(usize, usize)>, usize);
+
+/// The pairs of the stretches of a sweep, in order; `None` when one of them gave up or they made
+/// more than `budget` comparisons in all.
+fn joined_stretches(swept: Vec<Option<Stretch>>, budget: usize) -> Option<Vec<(usize, usize)>> {
     let mut work = 0usize;
-    for &i in &order {
-        let b = &boxes[i];
-        work = work.saturating_add(open.len());
+    let mut pairs = Vec::with_capacity(swept.iter().flatten().map(|(p, _)| p.len()).sum());
+    for stretch in swept {
+        let (found, w) = stretch?;
+        work = work.saturating_add(w);
         if work > budget {
             return None;
         }
-        // A box that ends before this one starts ends before every later one starts.
-        open.retain(|&o| !(boxes[o].1[0] < b.0[0]));
-        for &o in &open {
-            if boxes_meet(&boxes[o], b) {
-                pairs.push(if o < i { (o, i) } else { (i, o) });
-            }
-        }
-        if boxes_meet(b, b) {
-            pairs.push((i, i));
-        }
-        open.push(i);
+        pairs.extend(found);
     }
-    Some(Meetings::from_pairs(boxes.len(), &pairs))
+    Some(pairs)
 }
 
 /// Comparisons per box that the sweeps of [`meeting_from`] and [`meeting_of`] may make before
@@ -254,34 +315,43 @@ fn meeting_of(queries: &[Box2], boxes: &[Box2]) -> Meetings {
 }
 
 /// The sweep of [`meeting_of`]; `None` when it would make more than `budget` comparisons.
+/// Cut into stretches swept side by side, as [`sweep_from`] is.
 fn sweep_of(queries: &[Box2], boxes: &[Box2], budget: usize) -> Option<Meetings> {
     // (is a box of `boxes`, index), in order of lowest x.
     let mut order: Vec<(bool, usize)> = (0..queries.len()).map(|i| (false, i)).collect();
     order.extend((0..boxes.len()).map(|i| (true, i)));
     let of = |&(b, i): &(bool, usize)| if b { &boxes[i] } else { &queries[i] };
-    order.sort_by(|a, b| of(a).0[0].total_cmp(&of(b).0[0]).then(a.cmp(b)));
-    let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(2 * queries.len());
-    let (mut open_q, mut open_b): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
-    let mut work = 0usize;
-    for item in &order {
-        let x = of(item);
-        work = work.saturating_add(open_q.len() + open_b.len());
-        if work > budget {
-            return None;
+    order.par_sort_unstable_by(|a, b| of(a).0[0].total_cmp(&of(b).0[0]).then(a.cmp(b)));
+    let (lo, hi) = (|t: &(bool, usize)| of(t).0[0], |t: &(bool, usize)| of(t).1[0]);
+    let swept = sweep_stretches(&order, lo).into_par_iter().map(|stretch| {
+        let (mut open_q, mut open_b): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+        for (is_box, i) in open_before(&order, stretch.start, lo, hi) {
+            if is_box { &mut open_b } else { &mut open_q }.push(i);
         }
-        open_q.retain(|&o| !(queries[o].1[0] < x.0[0]));
-        open_b.retain(|&o| !(boxes[o].1[0] < x.0[0]));
-        match *item {
-            (true, i) => {
-                pairs.extend(open_q.iter().filter(|&&q| boxes_meet(&queries[q], x)).map(|&q| (q, i)));
-                open_b.push(i);
+        let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(2 * stretch.len());
+        let mut work = 0usize;
+        for item in &order[stretch] {
+            let x = of(item);
+            work = work.saturating_add(open_q.len() + open_b.len());
+            if work > budget {
+                return None;
             }
-            (false, q) => {
-                pairs.extend(open_b.iter().filter(|&&o| boxes_meet(x, &boxes[o])).map(|&o| (q, o)));
-                open_q.push(q);
+            open_q.retain(|&o| !(queries[o].1[0] < x.0[0]));
+            open_b.retain(|&o| !(boxes[o].1[0] < x.0[0]));
+            match *item {
+                (true, i) => {
+                    pairs.extend(open_q.iter().filter(|&&q| boxes_meet(&queries[q], x)).map(|&q| (q, i)));
+                    open_b.push(i);
+                }
+                (false, q) => {
+                    pairs.extend(open_b.iter().filter(|&&o| boxes_meet(x, &boxes[o])).map(|&o| (q, o)));
+                    open_q.push(q);
+                }
             }
         }
-    }
+        Some((pairs, work))
+    });
+    let pairs = joined_stretches(swept.collect(), budget)?;
     Some(Meetings::from_pairs(queries.len(), &pairs))
 }
 
@@ -326,7 +396,6 @@ fn height_at(road: &RoadLine, s: f64) -> f64 {
 
 /// All crossings between segments, with grade-separated ones reported and left out.
 fn find_crossings(roads: &[RoadLine], settings: &Settings, diags: &mut Vec<Diagnostic>) -> Vec<Crossing> {
-    use rayon::prelude::*;
     // Each run of segments against the runs its box meets, then segment by segment: the pairs
     // of segments whose boxes meet, each once, in order of the first segment, then the second.
     let entries = segment_runs(roads);
@@ -454,6 +523,15 @@ struct EndLink {
     p: Point,
 }
 
+/// What [`find_end_links`] finds for one open end.
+enum EndFound {
+    /// The road it joins: (distance, road, position along it, point).
+    Joins((f64, usize, f64, Point)),
+    /// The nearest road just past the snap distance: (distance, road).
+    Misses((f64, usize)),
+    Nothing,
+}
+
 fn find_end_links(
     roads: &[RoadLine],
     crossings: &[Crossing],
@@ -498,10 +576,15 @@ fn find_end_links(
     let runs = segment_runs(roads);
     let run_boxes: Vec<Box2> = runs.iter().map(|&(r, first)| entry_box(roads, r, first)).collect();
     let meeting = meeting_of(&envs, &run_boxes);
-    for (k, (&(r, end, s_end, e), env)) in ends.iter().zip(&envs).enumerate() {
-        let near_runs = meeting.of(k);
-        let road = &roads[r];
-        {
+    // What each end joins, found for every end side by side (an end's search reads nothing that
+    // another's changes), then taken in order of the ends.
+    let found: Vec<EndFound> = ends
+        .par_iter()
+        .zip(&envs)
+        .enumerate()
+        .map(|(k, (&(r, _, s_end, e), env))| {
+            let near_runs = meeting.of(k);
+            let road = &roads[r];
             // Candidates within the snap distance: (distance, road, s, point).
             let mut within: Vec<(f64, usize, f64, Point)> = Vec::new();
             let mut near: Option<(f64, usize)> = None;
@@ -537,7 +620,17 @@ fn find_end_links(
                 .into_iter()
                 .filter(|c| c.0 <= dmin + tie)
                 .min_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)).then(a.0.total_cmp(&b.0)));
-            if let Some((d, r2, s2, p)) = best {
+            match (best, near) {
+                (Some(joined), _) => EndFound::Joins(joined),
+                (None, Some(missed)) => EndFound::Misses(missed),
+                (None, None) => EndFound::Nothing,
+            }
+        })
+        .collect();
+    for (&(r, end, s_end, e), found) in ends.iter().zip(found) {
+        let road = &roads[r];
+        match found {
+            EndFound::Joins((d, r2, s2, p)) => {
                 connected[r][end] = true;
                 if d > 0.0 {
                     diags.push(Diagnostic {
@@ -548,7 +641,8 @@ fn find_end_links(
                     });
                 }
                 links.push(EndLink { road: r, s_end, other: r2, s_other: norm_s(&roads[r2], s2), p });
-            } else if let Some((d, r2)) = near {
+            }
+            EndFound::Misses((d, r2)) => {
                 near_misses.push((
                     r,
                     end,
@@ -563,6 +657,7 @@ fn find_end_links(
                     },
                 ));
             }
+            EndFound::Nothing => {}
         }
     }
     (links, connected, near_misses)
@@ -723,95 +818,118 @@ pub(crate) fn build_graph(
         })
         .collect();
     let meeting = meeting_from(&around);
-    for i in 0..meeting.len() {
-        for &j in meeting.of(i).iter().filter(|&&j| j > i) {
-            let (n, m) = (&nodes[i], &nodes[j]);
-            let (dx, dy) = (m.pos.x - n.pos.x, m.pos.y - n.pos.y);
-            if dy * dy + dx * dx <= max_d2 && n.pos.dist(m.pos) < n.width.max(m.width) + settings.merge_distance {
-                uf.union(i, j);
-            }
+    let close: Vec<Vec<usize>> = (0..meeting.len())
+        .into_par_iter()
+        .map(|i| {
+            let n = &nodes[i];
+            let near = |m: &Node| {
+                let (dx, dy) = (m.pos.x - n.pos.x, m.pos.y - n.pos.y);
+                dy * dy + dx * dx <= max_d2 && n.pos.dist(m.pos) < n.width.max(m.width) + settings.merge_distance
+            };
+            meeting.of(i).iter().copied().filter(|&j| j > i && near(&nodes[j])).collect()
+        })
+        .collect();
+    for (i, near) in close.into_iter().enumerate() {
+        for j in near {
+            uf.union(i, j);
         }
     }
 
-    // Edges: each road cut at its stops inside the kept range.
-    let mut edges = Vec::new();
-    for (r, road) in roads.iter().enumerate() {
-        let mut list: Vec<(f64, usize)> = by_road[r]
-            .iter()
-            .map(|&(s, i)| (s, stops[i].node))
-            .filter(|&(s, _)| s >= road.lo && s <= road.hi)
-            .collect();
-        let len = road.line.length();
-        let merge = crate::geom::COINCIDENT_SHARE * settings.tolerance;
-        // Stops closer together along the road than the merge distance (two crossings that are
-        // one point, computed along different roads) are one stop, and their nodes one junction:
-        // an edge between them would be a rounding error. Each run of stops that follow each
-        // other that closely is one, at the stop whose point is lowest (x, then y): the first
-        // along the road would be another stop with the road drawn the other way.
-        let mut runs: Vec<(f64, usize)> = Vec::with_capacity(list.len());
-        let mut from = 0;
-        while from < list.len() {
-            let mut to = from + 1;
-            while to < list.len() && list[to].0 - list[to - 1].0 < merge {
-                if list[to].1 != list[to - 1].1 {
-                    uf.union(list[to - 1].1, list[to].1);
-                }
-                to += 1;
-            }
-            let at = |k: usize| road.line.point_at(list[k].0);
-            let lowest = (from..to)
-                .min_by(|&a, &b| {
-                    let (p, q) = (at(a), at(b));
-                    p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)).then(a.cmp(&b))
-                })
-                .unwrap_or(from);
-            runs.push(list[lowest]);
-            from = to;
+    // Edges: each road cut at its stops inside the kept range, road by road side by side; the
+    // nodes each road's stops join, joined after, in order of the roads.
+    let merge = crate::geom::COINCIDENT_SHARE * settings.tolerance;
+    let cut: Vec<RoadEdges> =
+        roads.par_iter().enumerate().map(|(r, road)| road_edges(r, road, &by_road[r], &stops, merge)).collect();
+    let mut edges = Vec::with_capacity(cut.iter().map(|(_, e)| e.len()).sum());
+    for (joins, road_edges) in cut {
+        for (a, b) in joins {
+            uf.union(a, b);
         }
-        list = runs;
-        // A stop a rounding step from an open road's end is at the end: no dead end of no
-        // length hangs from it.
-        if !road.closed {
-            if let Some(first) = list.first_mut().filter(|f| f.0 - road.lo < merge) {
-                first.0 = road.lo;
-            }
-            if let Some(last) = list.last_mut().filter(|l| road.hi - l.0 < merge) {
-                last.0 = road.hi;
-            }
-        }
-        let mut push = |s0: f64, s1: f64, n0: Option<usize>, n1: Option<usize>| {
-            if s1 > s0 {
-                let line = if s1 <= len {
-                    Line::new(road.line.cut(s0, s1, merge))
-                } else {
-                    let mut pts = road.line.cut(s0, len, merge);
-                    let rest = road.line.cut(0.0, s1 - len, merge);
-                    pts.extend(rest.into_iter().skip(1));
-                    Line::new(pts)
-                };
-                edges.push(Edge { road: r, s0, s1, n0, n1, line });
-            }
-        };
-        if list.is_empty() {
-            push(road.lo, road.hi, None, None);
-            continue;
-        }
-        if road.closed {
-            for w in list.windows(2) {
-                push(w[0].0, w[1].0, Some(w[0].1), Some(w[1].1));
-            }
-            let (first, last) = (list[0], list[list.len() - 1]);
-            push(last.0, first.0 + len, Some(last.1), Some(first.1));
-        } else {
-            let (first, last) = (list[0], list[list.len() - 1]);
-            push(road.lo, first.0, None, Some(first.1));
-            for w in list.windows(2) {
-                push(w[0].0, w[1].0, Some(w[0].1), Some(w[1].1));
-            }
-            push(last.0, road.hi, Some(last.1), None);
-        }
+        edges.extend(road_edges);
     }
     (Graph { roads, nodes, edges }, uf)
+}
+
+/// What [`road_edges`] gives: the pairs of nodes joined, and the edges.
+type RoadEdges = (Vec<(usize, usize)>, Vec<Edge>);
+
+/// The edges of road `r`: the road cut at its stops inside its kept range (`stops_along`, the
+/// stops along it by position, each with its index in `stops`), stops closer together than
+/// `merge` taken as one; and the pairs of nodes that such stops join, in order along the road.
+fn road_edges(r: usize, road: &RoadLine, stops_along: &[(f64, usize)], stops: &[Stop], merge: f64) -> RoadEdges {
+    let mut edges = Vec::new();
+    let mut list: Vec<(f64, usize)> =
+        stops_along.iter().map(|&(s, i)| (s, stops[i].node)).filter(|&(s, _)| s >= road.lo && s <= road.hi).collect();
+    let len = road.line.length();
+    // Stops closer together along the road than the merge distance (two crossings that are
+    // one point, computed along different roads) are one stop, and their nodes one junction:
+    // an edge between them would be a rounding error. Each run of stops that follow each
+    // other that closely is one, at the stop whose point is lowest (x, then y): the first
+    // along the road would be another stop with the road drawn the other way.
+    let mut joins = Vec::new();
+    let mut runs: Vec<(f64, usize)> = Vec::with_capacity(list.len());
+    let mut from = 0;
+    while from < list.len() {
+        let mut to = from + 1;
+        while to < list.len() && list[to].0 - list[to - 1].0 < merge {
+            if list[to].1 != list[to - 1].1 {
+                joins.push((list[to - 1].1, list[to].1));
+            }
+            to += 1;
+        }
+        let at = |k: usize| road.line.point_at(list[k].0);
+        let lowest = (from..to)
+            .min_by(|&a, &b| {
+                let (p, q) = (at(a), at(b));
+                p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)).then(a.cmp(&b))
+            })
+            .unwrap_or(from);
+        runs.push(list[lowest]);
+        from = to;
+    }
+    list = runs;
+    // A stop a rounding step from an open road's end is at the end: no dead end of no
+    // length hangs from it.
+    if !road.closed {
+        if let Some(first) = list.first_mut().filter(|f| f.0 - road.lo < merge) {
+            first.0 = road.lo;
+        }
+        if let Some(last) = list.last_mut().filter(|l| road.hi - l.0 < merge) {
+            last.0 = road.hi;
+        }
+    }
+    let mut push = |s0: f64, s1: f64, n0: Option<usize>, n1: Option<usize>| {
+        if s1 > s0 {
+            let line = if s1 <= len {
+                Line::new(road.line.cut(s0, s1, merge))
+            } else {
+                let mut pts = road.line.cut(s0, len, merge);
+                let rest = road.line.cut(0.0, s1 - len, merge);
+                pts.extend(rest.into_iter().skip(1));
+                Line::new(pts)
+            };
+            edges.push(Edge { road: r, s0, s1, n0, n1, line });
+        }
+    };
+    if list.is_empty() {
+        push(road.lo, road.hi, None, None);
+        return (joins, edges);
+    }
+    if road.closed {
+        for w in list.windows(2) {
+            push(w[0].0, w[1].0, Some(w[0].1), Some(w[1].1));
+        }
+        let (first, last) = (list[0], list[list.len() - 1]);
+        push(last.0, first.0 + len, Some(last.1), Some(first.1));
+    } else {
+        let (first, last) = (list[0], list[list.len() - 1]);
+        push(road.lo, first.0, None, Some(first.1));
+        for w in list.windows(2) {
+            push(w[0].0, w[1].0, Some(w[0].1), Some(w[1].1));
+        }
+        push(last.0, road.hi, Some(last.1), None);
+    }
+    (joins, edges)
 }
 
 #[cfg(test)]
@@ -863,5 +981,65 @@ mod tests {
             assert_eq!(sweep_of(&queries, boxes, usize::MAX).expect("no budget").rows(), brute);
         }
         assert!(sweep_of(&queries, &strips, (queries.len() + strips.len()) * SWEEP_WORK_PER_BOX).is_none());
+    }
+
+    /// Boxes of many lengths over a long band, some reaching across several stretches of the
+    /// sweep, many starting at the same x.
+    fn band_of_boxes(n: usize, salt: usize) -> Vec<Box2> {
+        (0..n)
+            .map(|k| {
+                let h = (k * 2_654_435_761 + salt) % 1_000_003;
+                let (x, y) = ((h % 5000) as f64 * 0.5, (h / 5000 % 200) as f64);
+                let long = [0.5, 3.0, 40.0, 900.0][h % 4];
+                ([x, y], [x + long, y + (h % 7) as f64])
+            })
+            .collect()
+    }
+
+    /// The comparisons of one sweep over `boxes` from end to end, as the sweep made them
+    /// before it was cut into stretches.
+    fn comparisons_of_one_sweep(boxes: &[Box2]) -> usize {
+        let mut order: Vec<usize> = (0..boxes.len()).collect();
+        order.sort_by(|&a, &b| boxes[a].0[0].total_cmp(&boxes[b].0[0]).then(a.cmp(&b)));
+        let (mut open, mut work): (Vec<usize>, usize) = (Vec::new(), 0);
+        for &i in &order {
+            work += open.len();
+            open.retain(|&o| !(boxes[o].1[0] < boxes[i].0[0]));
+            open.push(i);
+        }
+        work
+    }
+
+    /// A sweep cut into stretches finds the pairs an R-tree finds, and gives up at the very
+    /// budget one sweep from end to end gives up at.
+    #[test]
+    fn stretches_swept_side_by_side_are_one_sweep() {
+        let boxes = band_of_boxes(5 * SWEEP_STRETCH, 7);
+        assert!(sweep_stretches(&boxes, |b| b.0[0]).len() > 1);
+        let tree = box_tree(&boxes);
+        let by_tree: Vec<Vec<usize>> = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let mut row: Vec<usize> =
+                    tree.locate_in_envelope_intersecting(aabb(b)).map(|e| e.data).filter(|&j| j >= i).collect();
+                row.sort_unstable();
+                row
+            })
+            .collect();
+        let work = comparisons_of_one_sweep(&boxes);
+        assert_eq!(sweep_from(&boxes, work).expect("within the budget").rows(), by_tree);
+        assert!(sweep_from(&boxes, work - 1).is_none());
+        // Queries against boxes, in stretches too.
+        let queries = band_of_boxes(3 * SWEEP_STRETCH, 11);
+        let by_tree: Vec<Vec<usize>> = queries
+            .iter()
+            .map(|q| {
+                let mut row: Vec<usize> = tree.locate_in_envelope_intersecting(aabb(q)).map(|e| e.data).collect();
+                row.sort_unstable();
+                row
+            })
+            .collect();
+        assert_eq!(sweep_of(&queries, &boxes, usize::MAX).expect("no budget").rows(), by_tree);
     }
 }

@@ -1991,18 +1991,24 @@ fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 
                 .collect()
         })
         .collect();
-    let mut corners: BTreeMap<&str, Vec<(Point, usize)>> = BTreeMap::new();
-    let mut capped_at: BTreeMap<&str, Vec<bool>> = BTreeMap::new();
+    // Each junction's corners and their caps, by its place in the list, in order of the pieces.
+    let place: HashMap<&str, usize, rustc_hash::FxBuildHasher> =
+        net.junctions.iter().enumerate().map(|(k, j)| (j.id.as_str(), k)).collect();
+    let mut corners: Vec<Vec<(Point, usize)>> = vec![Vec::new(); net.junctions.len()];
+    let mut capped_at: Vec<Vec<bool>> = vec![Vec::new(); net.junctions.len()];
     for (pi, mouths) in found.iter().enumerate() {
         for &(id, right, left, cap) in mouths {
-            corners.entry(id).or_default().extend([(right, pi), (left, pi)]);
-            capped_at.entry(id).or_default().extend([cap; 2]);
+            if let Some(&k) = place.get(id) {
+                corners[k].extend([(right, pi), (left, pi)]);
+                capped_at[k].extend([cap; 2]);
+            }
         }
     }
     let pieces = &net.pieces;
-    net.junctions.par_iter_mut().for_each(|j| {
-        let Some(cs) = corners.get(j.id.as_str()) else { return };
-        let caps = capped_at.get(j.id.as_str()).map_or(&[][..], |c| c.as_slice());
+    net.junctions.par_iter_mut().zip(corners.par_iter().zip(&capped_at)).for_each(|(j, (cs, caps))| {
+        if cs.is_empty() {
+            return;
+        }
         let key = memo.map(|_| stitch_key(&j.polygon, cs, caps, pieces, snap));
         if let Some(hit) = memo.zip(key.as_ref()).and_then(|(m, k)| m.get(stitched_of, k)) {
             j.polygon = hit;
