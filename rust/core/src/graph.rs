@@ -90,7 +90,7 @@ struct Crossing {
 /// A box as lowest and highest corners, closed, in plain arithmetic (an R-tree's envelopes,
 /// used here before, cost several times as many instructions through their generic point
 /// operations; for finite coordinates both give the same answers).
-type Box2 = ([f64; 2], [f64; 2]);
+pub(crate) type Box2 = ([f64; 2], [f64; 2]);
 
 /// The box of the run of segments of road `r` that starts at segment `first`.
 fn entry_box(roads: &[RoadLine], r: usize, first: usize) -> Box2 {
@@ -114,7 +114,7 @@ fn boxes_meet(a: &Box2, b: &Box2) -> bool {
 /// For each box of a list, the indices of the boxes that meet it, ascending, all in one list
 /// (one allocation, not one per box).
 #[derive(Debug)]
-struct Meetings {
+pub(crate) struct Meetings {
     /// Where each box's indices start in `list`, and where the last one's end.
     starts: Vec<usize>,
     list: Vec<usize>,
@@ -154,7 +154,7 @@ impl Meetings {
     }
 
     /// The indices that meet box `i`, ascending.
-    fn of(&self, i: usize) -> &[usize] {
+    pub(crate) fn of(&self, i: usize) -> &[usize] {
         &self.list[self.starts[i]..self.starts[i + 1]]
     }
 
@@ -175,7 +175,7 @@ impl Meetings {
 /// search per box when the sweep would make more than [`SWEEP_WORK_PER_BOX`] comparisons per
 /// box (many long segments side by side, open together all along the sweep), with the same
 /// answer.
-fn meeting_from(boxes: &[Box2]) -> Meetings {
+pub(crate) fn meeting_from(boxes: &[Box2]) -> Meetings {
     if let Some(out) = sweep_from(boxes, boxes.len().saturating_mul(SWEEP_WORK_PER_BOX)) {
         return out;
     }

@@ -66,8 +66,9 @@ pub(crate) fn largest(shapes: Shapes) -> Polygon {
 /// comes out the same whether it is computed with the whole network or with only its
 /// neighbourhood (the incremental update relies on it), whichever width its grid coordinates
 /// take. `grid` should be a power of two so that scaling a coordinate onto the grid is exact.
-/// `extent` (lowest, highest corners; the inputs' own box without it) must hold every input
-/// point. Where it lies on the anchored grid, the grid is the same whatever box is given and
+/// `extent` (lowest, highest corners; the inputs' own box without it) is the region the caller
+/// works in; input points past it (surfaces that reach out of a frame) widen the grid's box to
+/// hold them, which moves no grid coordinate. Where it lies on the anchored grid, the grid is the same whatever box is given and
 /// only the width of its coordinates depends on the box: the inputs' own box chooses it, so
 /// that a part of a network near the origin gets 32-bit coordinates (about 7 % fewer
 /// instructions) while the whole network needs 64-bit ones (liege tiled 2 × 2 reaches 69 km
@@ -96,11 +97,16 @@ where
     let scale = 1.0 / grid;
     // Within the 32-bit span the inputs, which `extent` holds, cannot choose another width:
     // their box is only looked for where it can.
+    let inputs = own();
     let (lo, hi) = match extent {
         Some(e) if reach_of(e) * scale <= ANCHORED_GRID_SPAN || !anchored(e, grid) => e,
-        _ => own(),
+        _ => inputs,
     };
-    let reach = reach_of((lo, hi));
+    // The grid's box holds the inputs too, wherever `extent` ends: every point the library
+    // gives back must lie in it (the grid coordinates do not depend on the box, which is
+    // centred on the origin).
+    let inputs_reach = if inputs.0[0] <= inputs.1[0] { reach_of(inputs) } else { 0.0 };
+    let reach = reach_of((lo, hi)).max(inputs_reach);
     let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
     let run = |adapter| run_on::<i32, _, _>(adapter, subj, clip, rule, fill, capacity);
     if reach.is_finite() && reach > 0.0 && reach * scale <= WIDE_ANCHORED_GRID_SPAN {

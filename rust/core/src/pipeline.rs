@@ -8,8 +8,7 @@ use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::relate::FloatRelate;
 use rayon::prelude::*;
-use rstar::primitives::{GeomWithData, Rectangle};
-use rstar::{Envelope, RTree, AABB};
+use rstar::{Envelope, AABB};
 
 use crate::blocks::{extract_blocks, polygon_box, Bbox};
 use crate::curb::{offset_at, Side};
@@ -1539,61 +1538,71 @@ fn overlapping(polys: &[&Polygon], changed: &[bool], memo: Option<&Memo>) -> Vec
     if changed.len() >= polys.len() && !changed.iter().any(|&c| c) {
         return Vec::new();
     }
-    let boxes: Vec<Option<AABB<[f64; 2]>>> = polys.iter().map(|p| bbox(&p.exterior)).collect();
+    let boxes: Vec<Option<AABB<[f64; 2]>>> = polys.par_iter().map(|p| bbox(&p.exterior)).collect();
     let is_changed = |i: usize| changed.get(i).copied().unwrap_or(true);
-    // With few changed polygons, comparing their boxes with every box costs less than building
-    // a tree of the boxes; either way the same box pairs are found (touching boxes meet).
-    let few = (0..polys.len()).filter(|&i| is_changed(i)).count() <= FEW_CHANGED;
-    let tree = (!few).then(|| {
-        let entries: Vec<GeomWithData<Rectangle<[f64; 2]>, usize>> = boxes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| b.map(|b| GeomWithData::new(Rectangle::from_aabb(b), i)))
-            .collect();
-        RTree::bulk_load(entries)
-    });
-    // Every pair with a changed polygon is found from that polygon (from the first one when
-    // both changed).
-    let pairs: Vec<Vec<(usize, usize)>> = polys
-        .par_iter()
-        .enumerate()
-        .filter(|&(i, p)| is_changed(i) && p.exterior.len() >= 3)
-        .map(|(i, p)| {
-            let Some(b) = boxes[i] else { return Vec::new() };
-            let mut out = Vec::new();
-            // The polygon's outline for the overlap test, made once for all its neighbours.
-            let mut own: Option<Vec<Contour>> = None;
-            let mut test = |j: usize| {
-                if j == i || (j < i && is_changed(j)) || polys[j].exterior.len() < 3 {
-                    return;
-                }
-                let Some(bq) = boxes[j] else { return };
-                if apart_in_common_box(p, b, polys[j], bq) {
-                    return;
-                }
-                let mut test = || own.get_or_insert_with(|| shape(p)).interiors_intersect(&shape(polys[j]));
-                let meet = match memo {
-                    Some(m) => {
-                        let key = pair_key(p, polys[j]);
-                        m.get(overlaps_of, &key).unwrap_or_else(|| {
-                            let meet = test();
-                            m.keep(overlaps_of, key, meet);
-                            meet
-                        })
-                    }
-                    None => test(),
-                };
-                if meet {
-                    out.push((i.min(j), i.max(j)));
-                }
-            };
-            match &tree {
-                Some(t) => t.locate_in_envelope_intersecting(b).for_each(|c| test(c.data)),
-                None => (0..boxes.len()).filter(|&j| boxes[j].is_some_and(|bj| bj.intersects(&b))).for_each(&mut test),
+    // Whether the interiors of polygon `i` (changed) and `j` overlap; `own` holds `i`'s outline
+    // for the test once made.
+    let meet = |i: usize, j: usize, own: &mut Option<Vec<Contour>>| {
+        let (p, q) = (polys[i], polys[j]);
+        let (Some(bp), Some(bq)) = (boxes[i], boxes[j]) else { return false };
+        if p.exterior.len() < 3 || q.exterior.len() < 3 || apart_in_common_box(p, bp, q, bq) {
+            return false;
+        }
+        let mut test = || own.get_or_insert_with(|| shape(p)).interiors_intersect(&shape(q));
+        match memo {
+            Some(m) => {
+                let key = pair_key(p, q);
+                m.get(overlaps_of, &key).unwrap_or_else(|| {
+                    let meet = test();
+                    m.keep(overlaps_of, key, meet);
+                    meet
+                })
             }
-            out
-        })
-        .collect();
+            None => test(),
+        }
+    };
+    // Every pair with a changed polygon is tested from that polygon (from the first one when
+    // both changed).
+    let pairs: Vec<Vec<(usize, usize)>> = if (0..polys.len()).filter(|&i| is_changed(i)).count() <= FEW_CHANGED {
+        // With few changed polygons, their boxes compared with every box.
+        polys
+            .par_iter()
+            .enumerate()
+            .filter(|&(i, _)| is_changed(i))
+            .map(|(i, _)| {
+                let Some(b) = boxes[i] else { return Vec::new() };
+                let mut own = None;
+                (0..boxes.len())
+                    .filter(|&j| j != i && !(j < i && is_changed(j)))
+                    .filter(|&j| boxes[j].is_some_and(|bj| bj.intersects(&b)))
+                    .filter(|&j| meet(i, j, &mut own))
+                    .map(|j| (i.min(j), i.max(j)))
+                    .collect()
+            })
+            .collect()
+    } else {
+        // The pairs whose boxes meet (touching boxes do), each tested from its first polygon
+        // when that changed, else from the second.
+        let empty = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        let as_pairs: Vec<([f64; 2], [f64; 2])> =
+            boxes.iter().map(|b| b.map_or(empty, |b| (b.lower(), b.upper()))).collect();
+        let meeting = crate::graph::meeting_from(&as_pairs);
+        (0..polys.len())
+            .into_par_iter()
+            .map(|a| {
+                let mut own = None;
+                let mut out = Vec::new();
+                for &b in meeting.of(a).iter().filter(|&&b| b != a) {
+                    let found =
+                        if is_changed(a) { meet(a, b, &mut own) } else { is_changed(b) && meet(b, a, &mut None) };
+                    if found {
+                        out.push((a, b));
+                    }
+                }
+                out
+            })
+            .collect()
+    };
     let mut pairs: Vec<(usize, usize)> = pairs.into_iter().flatten().collect();
     pairs.sort_unstable();
     pairs
@@ -1737,7 +1746,7 @@ fn assemble(
         .collect();
     let mut junctions = Vec::new();
     let mut jid: BTreeMap<usize, String> = BTreeMap::new();
-    let mut used = BTreeMap::new();
+    let mut used = IdCounts::default();
     for (r, base, reach, junction) in made {
         let id = unique(base, &mut used);
         jid.insert(r, id.clone());
@@ -1778,7 +1787,7 @@ fn assemble(
             Some((ei, from, to, a, b, format!("r/{}/{:.2}", g.roads[e.road].id, e.s0)))
         })
         .collect();
-    let mut used_p = BTreeMap::new();
+    let mut used_p = IdCounts::default();
     let mut kept = Vec::new();
     let junction_at: BTreeMap<String, usize> =
         junctions.iter().enumerate().map(|(k, j): (usize, &Junction)| (j.id.clone(), k)).collect();
@@ -2361,8 +2370,11 @@ fn nearer_edge_than_straight_vertex(
 /// by which corner patches are grown, far above the rounding of points computed along a line.
 const STRAIGHT_SHARE: f64 = 1e-5;
 
+/// How many times each id base was given out, for [`unique`].
+type IdCounts = HashMap<String, usize, rustc_hash::FxBuildHasher>;
+
 /// Makes `base` unique among the ids seen so far by appending `#2`, `#3`, ...
-fn unique(base: String, used: &mut BTreeMap<String, usize>) -> String {
+fn unique(base: String, used: &mut IdCounts) -> String {
     let n = used.entry(base.clone()).or_insert(0);
     *n += 1;
     if *n == 1 {
