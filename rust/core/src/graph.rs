@@ -180,12 +180,12 @@ pub(crate) fn meeting_from(boxes: &[Box2]) -> Meetings {
         return out;
     }
     let tree = box_tree(boxes);
-    Meetings::from_rows(
-        boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| tree.locate_in_envelope_intersecting(aabb(b)).map(|e| e.data).filter(|&j| j >= i).collect()),
-    )
+    Meetings::from_rows(boxes.iter().enumerate().map(|(i, b)| {
+        // The tree takes an inverted box (one that meets nothing) for the box between
+        // its corners: only the boxes that really meet are kept.
+        let meets = |&j: &usize| j >= i && boxes_meet(b, &boxes[j]);
+        tree.locate_in_envelope_intersecting(aabb(b)).map(|e| e.data).filter(meets).collect()
+    }))
 }
 
 /// The sweep of [`meeting_from`]; `None` when it would make more than `budget` comparisons.
@@ -311,7 +311,9 @@ fn meeting_of(queries: &[Box2], boxes: &[Box2]) -> Meetings {
         return out;
     }
     let tree = box_tree(boxes);
-    Meetings::from_rows(queries.iter().map(|q| tree.locate_in_envelope_intersecting(aabb(q)).map(|e| e.data).collect()))
+    Meetings::from_rows(queries.iter().map(|q| {
+        tree.locate_in_envelope_intersecting(aabb(q)).map(|e| e.data).filter(|&j| boxes_meet(q, &boxes[j])).collect()
+    }))
 }
 
 /// The sweep of [`meeting_of`]; `None` when it would make more than `budget` comparisons.
@@ -954,7 +956,9 @@ mod tests {
                 ([x, y], [x + 3.0, y + 2.0])
             })
             .collect();
-        let strips: Vec<Box2> = (0..1200).map(|k| ([0.0, k as f64], [1000.0, k as f64 + 0.5])).collect();
+        let mut strips: Vec<Box2> = (0..1200).map(|k| ([0.0, k as f64], [1000.0, k as f64 + 0.5])).collect();
+        // A box that holds nothing (inverted), which meets no box, the tree's search included.
+        strips.push(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]));
         (scattered, strips)
     }
 
@@ -1010,6 +1014,22 @@ mod tests {
         work
     }
 
+    /// The comparisons of one sweep of `queries` against `boxes` from end to end, as
+    /// [`sweep_of`] made them before it was cut into stretches.
+    fn comparisons_of_one_sweep_of(queries: &[Box2], boxes: &[Box2]) -> usize {
+        let mut order: Vec<(bool, usize)> = (0..queries.len()).map(|i| (false, i)).collect();
+        order.extend((0..boxes.len()).map(|i| (true, i)));
+        let of = |&(b, i): &(bool, usize)| if b { boxes[i] } else { queries[i] };
+        order.sort_by(|a, b| of(a).0[0].total_cmp(&of(b).0[0]).then(a.cmp(b)));
+        let (mut open, mut work): (Vec<(bool, usize)>, usize) = (Vec::new(), 0);
+        for item in &order {
+            work += open.len();
+            open.retain(|o| !(of(o).1[0] < of(item).0[0]));
+            open.push(*item);
+        }
+        work
+    }
+
     /// A sweep cut into stretches finds the pairs an R-tree finds, and gives up at the very
     /// budget one sweep from end to end gives up at.
     #[test]
@@ -1040,6 +1060,8 @@ mod tests {
                 row
             })
             .collect();
-        assert_eq!(sweep_of(&queries, &boxes, usize::MAX).expect("no budget").rows(), by_tree);
+        let work = comparisons_of_one_sweep_of(&queries, &boxes);
+        assert_eq!(sweep_of(&queries, &boxes, work).expect("within the budget").rows(), by_tree);
+        assert!(sweep_of(&queries, &boxes, work - 1).is_none());
     }
 }

@@ -67,8 +67,9 @@ pub(crate) fn largest(shapes: Shapes) -> Polygon {
 /// neighbourhood (the incremental update relies on it), whichever width its grid coordinates
 /// take. `grid` should be a power of two so that scaling a coordinate onto the grid is exact.
 /// `extent` (lowest, highest corners; the inputs' own box without it) is the region the caller
-/// works in; input points past it (surfaces that reach out of a frame) widen the grid's box to
-/// hold them, which moves no grid coordinate. Where it lies on the anchored grid, the grid is the same whatever box is given and
+/// works in; input points past it (surfaces that reach out of a frame) widen the adapter's box
+/// to hold them, which moves no grid coordinate (the width of the coordinates stays the one
+/// the extent chose, unless the wider box does not fit it). Where it lies on the anchored grid, the grid is the same whatever box is given and
 /// only the width of its coordinates depends on the box: the inputs' own box chooses it, so
 /// that a part of a network near the origin gets 32-bit coordinates (about 7 % fewer
 /// instructions) while the whole network needs 64-bit ones (liege tiled 2 × 2 reaches 69 km
@@ -95,23 +96,25 @@ where
             })
     };
     let scale = 1.0 / grid;
-    // Within the 32-bit span the inputs, which `extent` holds, cannot choose another width:
-    // their box is only looked for where it can.
+    // Within the 32-bit span of the origin the extent alone chooses the width of the grid
+    // coordinates; past it, or without an extent, the inputs' own box does.
     let inputs = own();
     let (lo, hi) = match extent {
         Some(e) if reach_of(e) * scale <= ANCHORED_GRID_SPAN || !anchored(e, grid) => e,
         _ => inputs,
     };
-    // The grid's box holds the inputs too, wherever `extent` ends: every point the library
-    // gives back must lie in it (the grid coordinates do not depend on the box, which is
-    // centred on the origin).
-    let inputs_reach = if inputs.0[0] <= inputs.1[0] { reach_of(inputs) } else { 0.0 };
-    let reach = reach_of((lo, hi)).max(inputs_reach);
+    let reach = reach_of((lo, hi));
+    // The adapter's box holds the inputs too, wherever the extent ends (surfaces that reach
+    // out of a frame): every point the library gives back must lie in it. Centred on the
+    // origin, it moves no grid coordinate; only a box too large for 32-bit coordinates takes
+    // 64-bit ones.
+    let inputs_reach = reach_of(inputs);
+    let half = if inputs_reach.is_finite() { reach.max(inputs_reach) } else { reach };
     let capacity = subj.iter_paths().chain(clip.iter_paths()).map(|c| c.len()).sum();
     let run = |adapter| run_on::<i32, _, _>(adapter, subj, clip, rule, fill, capacity);
     if reach.is_finite() && reach > 0.0 && reach * scale <= WIDE_ANCHORED_GRID_SPAN {
         // A box centred on the origin puts the adapter's offset at exactly zero.
-        let rect = FloatRect::new(-reach, reach, -reach, reach).ok();
+        let rect = FloatRect::new(-half, half, -half, half).ok();
         if reach * scale <= ANCHORED_GRID_SPAN {
             if let Some(adapter) = rect.and_then(|r| FloatPointAdapter::try_with_scale(r, scale).ok()) {
                 return run(adapter);
@@ -123,7 +126,8 @@ where
             return run_on::<i64, _, _>(adapter, subj, clip, rule, fill, capacity);
         }
     }
-    // The library's own choice for these inputs with this scale: centred on their box.
+    // The library's own choice for these inputs with this scale: centred on the extent (so
+    // that every overlay given the same extent shares the grid), or on the inputs' box.
     let rect = FloatRect::new(lo[0], hi[0], lo[1], hi[1]);
     match rect.ok().and_then(|r| FloatPointAdapter::try_with_scale_conservative(r, scale).ok()) {
         Some(adapter) => run(adapter),
