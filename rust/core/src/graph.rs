@@ -196,14 +196,15 @@ fn sweep_from(boxes: &[Box2], budget: usize) -> Option<Meetings> {
     let mut order: Vec<usize> = (0..boxes.len()).collect();
     order.par_sort_unstable_by(|&a, &b| boxes[a].0[0].total_cmp(&boxes[b].0[0]).then(a.cmp(&b)));
     let (lo, hi) = (|i: &usize| boxes[*i].0[0], |i: &usize| boxes[*i].1[0]);
+    let shared = SharedWork::new(budget);
     let swept = sweep_stretches(&order, lo).into_par_iter().map(|stretch| {
         let mut open = open_before(&order, stretch.start, lo, hi);
         let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(2 * stretch.len());
-        let mut work = 0usize;
+        let (mut work, mut told) = (0usize, 0usize);
         for &i in &order[stretch] {
             let b = &boxes[i];
             work = work.saturating_add(open.len());
-            if work > budget {
+            if work > budget || shared.past_budget(work, &mut told) {
                 return None;
             }
             // A box that ends before this one starts ends before every later one starts.
@@ -255,6 +256,37 @@ fn open_before<T: Copy>(order: &[T], start: usize, lo: impl Fn(&T) -> f64, hi: i
     let mut open: Vec<T> = order[..start - 1].iter().filter(|t| !(hi(t) < x)).copied().collect();
     open.push(*last);
     open
+}
+
+/// The comparisons that the stretches of one sweep have made so far, as each tells them, so
+/// that every stretch gives up once all of them together are past the budget (one sweep gives
+/// up there; a stretch alone would run on to the whole budget). A stretch tells its count in
+/// steps of [`SHARED_WORK_STEP`]: the total told never exceeds what was made, so a sweep gives
+/// up early only where the whole count would be past the budget too.
+struct SharedWork {
+    told: std::sync::atomic::AtomicUsize,
+    budget: usize,
+}
+
+/// Comparisons a stretch makes between two tellings of [`SharedWork`].
+const SHARED_WORK_STEP: usize = 1 << 16;
+
+impl SharedWork {
+    fn new(budget: usize) -> Self {
+        Self { told: std::sync::atomic::AtomicUsize::new(0), budget }
+    }
+
+    /// Tells the stretch's comparisons since it last told them (`told`, updated), when they are
+    /// a step or more; whether the total told is past the budget.
+    fn past_budget(&self, work: usize, told: &mut usize) -> bool {
+        let fresh = work - *told;
+        if fresh < SHARED_WORK_STEP {
+            return false;
+        }
+        *told = work;
+        let before = self.told.fetch_add(fresh, std::sync::atomic::Ordering::Relaxed);
+        before.saturating_add(fresh) > self.budget
+    }
 }
 
 /// What one stretch of a sweep found: its pairs, and the comparisons it made.
@@ -325,17 +357,18 @@ fn sweep_of(queries: &[Box2], boxes: &[Box2], budget: usize) -> Option<Meetings>
     let of = |&(b, i): &(bool, usize)| if b { &boxes[i] } else { &queries[i] };
     order.par_sort_unstable_by(|a, b| of(a).0[0].total_cmp(&of(b).0[0]).then(a.cmp(b)));
     let (lo, hi) = (|t: &(bool, usize)| of(t).0[0], |t: &(bool, usize)| of(t).1[0]);
+    let shared = SharedWork::new(budget);
     let swept = sweep_stretches(&order, lo).into_par_iter().map(|stretch| {
         let (mut open_q, mut open_b): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
         for (is_box, i) in open_before(&order, stretch.start, lo, hi) {
             if is_box { &mut open_b } else { &mut open_q }.push(i);
         }
         let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(2 * stretch.len());
-        let mut work = 0usize;
+        let (mut work, mut told) = (0usize, 0usize);
         for item in &order[stretch] {
             let x = of(item);
             work = work.saturating_add(open_q.len() + open_b.len());
-            if work > budget {
+            if work > budget || shared.past_budget(work, &mut told) {
                 return None;
             }
             open_q.retain(|&o| !(queries[o].1[0] < x.0[0]));
