@@ -1221,7 +1221,11 @@ fn faces_by_strips(surfaces: &[&Polygon], frame: Bbox, extent: Bbox, strips: &St
     let across: Vec<[Vec<usize>; 2]> = (0..k)
         .into_par_iter()
         .map(|i| {
-            let Some(&cut) = bounds.get(i).filter(|_| i > 0) else { return [Vec::new(), Vec::new()] };
+            // The first strip has no cut before it.
+            if i == 0 {
+                return [Vec::new(), Vec::new()];
+            }
+            let cut = bounds[i];
             let spans = |(j, p): (usize, &Polygon)| {
                 let (lo, hi) = exterior_box(p);
                 (lo[0] <= cut && cut <= hi[0]).then_some(j)

@@ -69,8 +69,8 @@ pub(crate) fn largest(shapes: Shapes) -> Polygon {
 /// `extent` (lowest, highest corners; the inputs' own box without it) is the region the caller
 /// works in; input points past it (surfaces that reach out of a frame) widen the adapter's box
 /// to hold them, which moves no grid coordinate (the width of the coordinates stays the one
-/// the extent chose, unless the wider box does not fit it). Where it lies on the anchored grid, the grid is the same whatever box is given and
-/// only the width of its coordinates depends on the box: the inputs' own box chooses it, so
+/// the extent chose, unless the wider box does not fit it). Where it lies on the anchored
+/// grid, the grid is the same whatever box is given and only the width of its coordinates depends on the box: the inputs' own box chooses it, so
 /// that a part of a network near the origin gets 32-bit coordinates (about 7 % fewer
 /// instructions) while the whole network needs 64-bit ones (liege tiled 2 × 2 reaches 69 km
 /// from the origin, past the 32-bit span of 33 km). Past the anchored span the grid is centred

@@ -1584,9 +1584,9 @@ fn overlapping(polys: &[&Polygon], changed: &[bool], memo: Option<&Memo>) -> Vec
         // The pairs whose boxes meet (touching boxes do), each tested from its first polygon
         // when that changed, else from the second.
         let empty = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-        let as_pairs: Vec<([f64; 2], [f64; 2])> =
+        let corners: Vec<crate::graph::Box2> =
             boxes.iter().map(|b| b.map_or(empty, |b| (b.lower(), b.upper()))).collect();
-        let meeting = crate::graph::meeting_from(&as_pairs);
+        let meeting = crate::graph::meeting_from(&corners);
         (0..polys.len())
             .into_par_iter()
             .map(|a| {
@@ -2305,7 +2305,7 @@ fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64) {
             None => (ri, i, true),
         },
         None => match nearest_edge(polygon, c, snap, &|_, _| false) {
-            Some((ri, e)) => (ri, e, false),
+            Some((_, ri, e)) => (ri, e, false),
             None => return,
         },
     };
@@ -2319,14 +2319,14 @@ fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64) {
     }
 }
 
-/// The edge (ring, index; ring 0 the exterior) of `polygon` nearest `c` and within `limit`,
-/// among those `skip` does not rule out; the first of those as near.
+/// The edge (its distance from `c`, ring, index; ring 0 the exterior) of `polygon` nearest `c`
+/// and within `limit`, among those `skip` does not rule out; the first of those as near.
 fn nearest_edge(
     polygon: &Polygon,
     c: Point,
     limit: f64,
     skip: &dyn Fn(usize, usize) -> bool,
-) -> Option<(usize, usize)> {
+) -> Option<(f64, usize, usize)> {
     let mut best: Option<(f64, usize, usize)> = None;
     for (ri, ring) in std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate() {
         for (k, (&a, &b)) in ring_edges(ring).enumerate() {
@@ -2336,7 +2336,7 @@ fn nearest_edge(
             }
         }
     }
-    best.map(|(_, ri, k)| (ri, k))
+    best
 }
 
 /// Where vertex `i` of ring `ri` of `polygon` lies on the straight line between its neighbours
@@ -2359,10 +2359,8 @@ fn nearer_edge_than_straight_vertex(
         return None;
     }
     let through = crate::geom::project_on_segment(c, prev, next).1;
-    let (ri, k) = nearest_edge(polygon, c, snap, &|rj, k| rj == ri && (k == i || (k + 1) % n == i))?;
-    let edge = if ri == 0 { &polygon.exterior } else { &polygon.holes[ri - 1] };
-    let (a, b) = (edge[k], edge[(k + 1) % edge.len()]);
-    (crate::geom::project_on_segment(c, a, b).1 < through).then_some((ri, k))
+    let (de, ri, k) = nearest_edge(polygon, c, snap, &|rj, k| rj == ri && (k == i || (k + 1) % n == i))?;
+    (de < through).then_some((ri, k))
 }
 
 /// A vertex within this share of the snap distance of the line through its neighbours lies on
