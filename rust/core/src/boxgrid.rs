@@ -260,15 +260,28 @@ pub(crate) struct PlacedGrid {
     free: Vec<usize>,
     /// Positions moved since the last [`PlacedGrid::settle`].
     moved: bool,
+    /// Whether the grid answers however short the list is ([`PlacedGrid::kept`]).
+    always: bool,
 }
 
 impl PlacedGrid {
     /// The grid of the list `boxes`.
     pub(crate) fn of(boxes: &[Bbox]) -> Self {
-        let n = boxes.len();
-        if n < MIN_LIST {
+        if boxes.len() < MIN_LIST {
             return Self::default();
         }
+        Self::built(boxes, false)
+    }
+
+    /// The grid of the list `boxes`, kept and asked however short the list is (for tests of
+    /// the questions a long list's grid answers, on small networks).
+    #[cfg(test)]
+    pub(crate) fn kept(boxes: &[Bbox]) -> Self {
+        Self::built(boxes, true)
+    }
+
+    fn built(boxes: &[Bbox], always: bool) -> Self {
+        let n = boxes.len();
         Self {
             active: true,
             grid: BoxGrid::of(boxes.iter().copied().enumerate()),
@@ -276,6 +289,7 @@ impl PlacedGrid {
             at: (0..n).collect(),
             free: Vec::new(),
             moved: false,
+            always,
         }
     }
 
@@ -361,7 +375,8 @@ impl PlacedGrid {
         }
         let n = self.slot_of.len();
         let mut seen = vec![0u64; n.div_ceil(64)];
-        let asked = self.grid.each_near(region, n, |&slot| {
+        let list = if self.always { n.max(MIN_LIST) } else { n };
+        let asked = self.grid.each_near(region, list, |&slot| {
             if let Some(&i) = self.at.get(slot) {
                 if let Some(w) = seen.get_mut(i / 64) {
                     *w |= 1 << (i % 64);
