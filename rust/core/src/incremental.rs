@@ -1343,14 +1343,15 @@ impl Session {
 
     /// Whether `clear` takes one of the directions from `m` between the road surfaces as seen
     /// from there: [`free_directions`] over every surface of the network, the first
-    /// [`GAP_RAYS`], given as the last batch (`true` with it). The surfaces are taken in a
-    /// square around `m` first ([`GAP_LOOK`]), then in squares twice as large until one holds
-    /// every surface, each lot nearest box first, and the search stops as soon as no direction
-    /// is left. Where the grids are kept, the directions through the gaps seen after each
-    /// square are given too (`false` with them): a farther surface only narrows a gap, and a
-    /// clear ray is a way out whichever gap it passes through, so a way out is most often found
-    /// before every surface of the network is looked at. Surfaces with an empty box (outlines
-    /// of fewer than 3 points, which the block stage leaves out) hide nothing.
+    /// [`GAP_RAYS`], given as the last batch (`true` with it). The surfaces are taken nearest
+    /// box first, and the search stops as soon as no direction is left. Where the grids are
+    /// kept, they give the surfaces in a square around `m` first ([`GAP_LOOK`]), then in
+    /// squares twice as large until one holds every surface, and the directions through the
+    /// gaps seen after each square are given too (`false` with them): a farther surface only
+    /// narrows a gap, and a clear ray is a way out whichever gap it passes through, so a way
+    /// out is most often found before every surface of the network is looked at. Surfaces with
+    /// an empty box (outlines of fewer than 3 points, which the block stage leaves out) hide
+    /// nothing.
     fn gap_rays(&self, m: Point, clear: &mut dyn FnMut(&[Point], bool) -> bool) -> bool {
         let mut arcs = SeenArcs::new(m);
         let early = self.piece_grid.is_kept() && self.junction_grid.is_kept();
@@ -1362,7 +1363,9 @@ impl Session {
         // The square whose surfaces were taken (every surface whose box meets it).
         let mut taken: Option<Bbox> = None;
         let mut half = GAP_LOOK;
-        for _ in 0..GAP_LOOK_ROUNDS {
+        // Without the grids each square would look through every surface: one pass does.
+        let rounds = if early { GAP_LOOK_ROUNDS } else { 0 };
+        for _ in 0..rounds {
             let square = grow(([m.x, m.y], [m.x, m.y]), half);
             let (pieces, junctions) = (self.pieces_meeting(&[square]), self.junctions_meeting(&[square]));
             let pieces =
@@ -1378,12 +1381,13 @@ impl Session {
             if contains(square, hull) {
                 return give(&arcs, true);
             }
-            if early && give(&arcs, false) {
+            if give(&arcs, false) {
                 return true;
             }
             half *= 2.0;
         }
-        // Past every square (a hull that is not a number): every surface left.
+        // Without the grids, or past every square (a hull that is not a number): every surface
+        // left.
         let pieces = self.net.pieces.iter().map(|p| p.polygon.exterior.as_slice()).zip(self.piece_box.iter().copied());
         let junctions =
             self.net.junctions.iter().map(|j| j.polygon.exterior.as_slice()).zip(self.junction_box.iter().copied());
@@ -2645,10 +2649,15 @@ impl SeenArcs {
         };
         // A sum of squares is never negative, not even -0, so its bits sort as its value does
         // (a distance that is not a number, last).
-        let mut order: Vec<(u64, usize, &[Point], Bbox)> =
-            rings.enumerate().map(|(k, (ring, b))| (gap_to(&b).to_bits(), k, ring, b)).collect();
-        order.sort_unstable_by_key(|&(d, k, _, _)| (d, k));
-        order.into_iter().all(|(_, _, ring, b)| self.take(ring, &b))
+        // Room for as many as the rings may be (a filter's bound): no copy while they come.
+        let (least, most) = rings.size_hint();
+        let mut all: Vec<(&[Point], Bbox)> = Vec::with_capacity(most.unwrap_or(least));
+        all.extend(rings);
+        let rings = all;
+        let mut order: Vec<(u64, usize)> =
+            rings.iter().enumerate().map(|(k, (_, b))| (gap_to(b).to_bits(), k)).collect();
+        order.sort_unstable();
+        order.into_iter().all(|(_, k)| self.take(rings[k].0, &rings[k].1))
     }
 
     /// Takes one ring with its box: false when no direction is left.
