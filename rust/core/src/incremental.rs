@@ -1322,14 +1322,25 @@ impl Session {
                 self.ray_out(m, along(m, Point::new(angle.cos(), angle.sin())))
             })
         };
-        if starts.iter().any(|&m| evenly(m)) {
+        let gaps = |m: Point| self.gap_rays(m, &mut |dirs, _| dirs.iter().any(|&d| self.ray_out(m, along(m, d))));
+        // What a point showed is kept for the rest of the block stage: the frames that grow
+        // look from the same points again.
+        let lock = || self.ways.lock().unwrap_or_else(PoisonError::into_inner);
+        let straight = |m: Point, through_gaps: bool| {
+            let key = (m.x.to_bits(), m.y.to_bits(), through_gaps);
+            if let Some(&(frame, out)) = lock().straight.get(&key) {
+                if frame == net_frame {
+                    return out;
+                }
+            }
+            let out = if through_gaps { gaps(m) } else { evenly(m) };
+            lock().straight.insert(key, (net_frame, out));
+            out
+        };
+        if starts.iter().any(|&m| straight(m, false)) {
             return true;
         }
-        starts
-            .iter()
-            .take(GAP_POINTS)
-            .any(|&m| self.gap_rays(m, &mut |dirs, _| dirs.iter().any(|&d| self.ray_out(m, along(m, d)))))
-            || self.bent_way_out(starts, net_frame)
+        starts.iter().take(GAP_POINTS).any(|&m| straight(m, true)) || self.bent_way_out(starts, net_frame)
     }
 
     /// [`Session::ray_clear`], the surfaces along the segment looked at first where the grids
@@ -2414,6 +2425,9 @@ struct Ways {
     /// Whether the straight rays found no way out of some face while bent ways were not
     /// looked for.
     missed: bool,
+    /// Whether a straight ray leaves the network from a point (its coordinates' bits; evenly
+    /// spread rays, or rays through the gaps), with the network's frame it was asked with.
+    straight: FxHashMap<(u64, u64, bool), (Bbox, bool)>,
 }
 
 /// The square of side [`WAY_AREA`] that holds `p`.
