@@ -179,8 +179,9 @@ pub struct Session {
     memo: Memo,
     /// The one height of every road piece's centerline, if they share one ([`flat_height`]).
     flat: Option<f64>,
-    /// What the bent ways out of the block stage under way found (behind a lock only so that
-    /// the session can be shared with the stage's other threads; one thread looks for ways).
+    /// What the outer-face test of the block stage under way found: the bent ways out, and
+    /// what straight rays showed from each point (behind a lock only so that the session can
+    /// be shared with the stage's other threads; one thread looks for bent ways).
     ways: Mutex<Ways>,
 }
 
@@ -206,12 +207,15 @@ const GAP_POINTS: usize = 2;
 const GAP_RAYS: usize = 8;
 
 /// Half the side (metres) of the first square around a point in which
-/// [`Session::gap_rays`] takes the surfaces, nearest first; the square doubles until it holds
-/// every surface, at most [`GAP_LOOK_ROUNDS`] times (64 m · 2⁴⁰ is far larger than any map).
-/// Seen from a bay of the network, the surfaces within a few hundred metres most often close
-/// every direction, and the search stops there.
-const GAP_LOOK: f64 = 64.0;
-const GAP_LOOK_ROUNDS: usize = 40;
+/// [`Session::gap_rays`] takes the surfaces from the grids (one grid cell); the square doubles
+/// until it holds every surface, at most [`GAP_LOOK_ROUNDS`] times, of which at most
+/// [`GAP_SCAN_ROUNDS`] past what the grids answer (each of those looks through every surface),
+/// before every surface left is taken at once. Seen from a bay of the network, the surfaces
+/// within a few hundred metres most often close every direction, and the search stops there;
+/// 64 m · 2¹¹ (131 km) holds a city region.
+const GAP_LOOK: f64 = crate::boxgrid::GRID_CELL;
+const GAP_LOOK_ROUNDS: usize = 12;
+const GAP_SCAN_ROUNDS: usize = 8;
 
 /// When no straight ray from a face's points leaves the network, [`Session::open_from`] looks
 /// for a bent way out: legs of straight rays, each stopped short of the surface it meets,
@@ -1328,7 +1332,8 @@ impl Session {
         let lock = || self.ways.lock().unwrap_or_else(PoisonError::into_inner);
         let straight = |m: Point, through_gaps: bool| {
             let key = (m.x.to_bits(), m.y.to_bits(), through_gaps);
-            if let Some(&(frame, out)) = lock().straight.get(&key) {
+            let kept = lock().straight.get(&key).copied();
+            if let Some((frame, out)) = kept {
                 if frame == net_frame {
                     return out;
                 }
@@ -1347,22 +1352,25 @@ impl Session {
     /// are kept: a segment that meets one nearby is told blocked without a look at every
     /// surface of the network.
     fn ray_out(&self, m: Point, far: Point) -> bool {
-        let kept = self.piece_grid.is_kept() && self.junction_grid.is_kept();
+        let walk = self.piece_grid.is_kept()
+            && self.junction_grid.is_kept()
+            && CellsAlong::new([m.x, m.y], [far.x, far.y]).len_bound() <= MAX_WALK_CELLS;
         // A contact that the walk finds is an exact one: the segment is blocked.
-        (!kept || self.first_contact(m, far) >= 1.0) && self.ray_clear(m, far)
+        (!walk || self.first_contact(m, far) >= 1.0) && self.ray_clear(m, far)
     }
 
     /// Whether `clear` takes one of the directions from `m` between the road surfaces as seen
     /// from there: [`free_directions`] over every surface of the network, the first
-    /// [`GAP_RAYS`], given as the last batch (`true` with it). The surfaces are taken nearest
-    /// box first, and the search stops as soon as no direction is left. Where the grids are
-    /// kept, they give the surfaces in a square around `m` first ([`GAP_LOOK`]), then in
-    /// squares twice as large until one holds every surface, and the directions through the
-    /// gaps seen after each square are given too (`false` with them): a farther surface only
-    /// narrows a gap, and a clear ray is a way out whichever gap it passes through, so a way
-    /// out is most often found before every surface of the network is looked at. Surfaces with
-    /// an empty box (outlines of fewer than 3 points, which the block stage leaves out) hide
-    /// nothing.
+    /// [`GAP_RAYS`], given as the last batch (`true` with it); the surfaces with an empty box
+    /// (outlines of fewer than 3 points, which the block stage and [`Session::ray_clear`] leave
+    /// out) are not taken. The search stops as soon as no direction is left. Where the grids
+    /// are kept, they give the surfaces in a square around `m` first ([`GAP_LOOK`]), then in
+    /// squares twice as large until one holds every surface, each square's nearest box first,
+    /// and the directions through the gaps seen after each square are given too (`false` with
+    /// them, when the square added a ring): a farther surface only narrows a gap, and a clear
+    /// ray is a way out whichever gap it passes through, so a way out is most often found
+    /// before every surface of the network is looked at. Without the grids every surface is
+    /// taken in one pass, nearest box first.
     fn gap_rays(&self, m: Point, clear: &mut dyn FnMut(&[Point], bool) -> bool) -> bool {
         let mut arcs = SeenArcs::new(m);
         let early = self.piece_grid.is_kept() && self.junction_grid.is_kept();
@@ -1376,9 +1384,18 @@ impl Session {
         let mut half = GAP_LOOK;
         // Without the grids each square would look through every surface: one pass does.
         let rounds = if early { GAP_LOOK_ROUNDS } else { 0 };
+        let (mut scans, mut given) = (0, 0);
         for _ in 0..rounds {
             let square = grow(([m.x, m.y], [m.x, m.y]), half);
-            let (pieces, junctions) = (self.pieces_meeting(&[square]), self.junctions_meeting(&[square]));
+            let asked = (self.piece_grid.meeting(&[square]), self.junction_grid.meeting(&[square]));
+            let (pieces, junctions) = match asked {
+                (Some(pieces), Some(junctions)) => (pieces, junctions),
+                _ if scans == GAP_SCAN_ROUNDS => break,
+                _ => {
+                    scans += 1;
+                    (self.pieces_meeting(&[square]), self.junctions_meeting(&[square]))
+                }
+            };
             let pieces =
                 pieces.into_iter().map(|i| (self.net.pieces[i].polygon.exterior.as_slice(), self.piece_box[i]));
             let junctions = (junctions.into_iter())
@@ -1392,13 +1409,15 @@ impl Session {
             if contains(square, hull) {
                 return give(&arcs, true);
             }
-            if give(&arcs, false) {
+            // The same directions as the last batch when no ring was added.
+            if arcs.looked > given && give(&arcs, false) {
                 return true;
             }
+            given = arcs.looked;
             half *= 2.0;
         }
-        // Without the grids, or past every square (a hull that is not a number): every surface
-        // left.
+        // Without the grids, or past the squares (a network wider than they grow, or a point
+        // that is not finite): every surface left.
         let pieces = self.net.pieces.iter().map(|p| p.polygon.exterior.as_slice()).zip(self.piece_box.iter().copied());
         let junctions =
             self.net.junctions.iter().map(|j| j.polygon.exterior.as_slice()).zip(self.junction_box.iter().copied());
@@ -1522,9 +1541,10 @@ impl Session {
     /// The parameter along the segment from `m` to `far` of its first contact with a road
     /// surface (1 when it meets none). Walks the grid's cells along the segment, nearest first,
     /// where the grids are kept and the walk is short ([`MAX_WALK_CELLS`]); looks at every
-    /// surface otherwise. A guide only, for where to turn: the walk may step past a cell that
-    /// a segment grazes at a corner, so what it finds is checked exactly
-    /// ([`Session::ray_clear`], [`Session::leg_clear`]).
+    /// surface otherwise. A contact it finds is exact (a segment that reaches one is blocked),
+    /// but the walk may step past a cell that a segment grazes at a corner and miss one: a
+    /// segment it finds clear is checked exactly ([`Session::ray_clear`],
+    /// [`Session::leg_clear`]).
     fn first_contact(&self, m: Point, far: Point) -> f64 {
         let contact = |p: &Polygon, b: &Bbox| {
             if !segment_meets(m, far, grow(*b, crate::blocks::BLOCK_GRID)) {
@@ -2411,8 +2431,9 @@ fn union_of(boxes: &[Bbox]) -> Bbox {
     boxes.iter().fold(EMPTY_BOX, |u, b| union_box(u, *b))
 }
 
-/// What the bent ways out looked at in one block stage ([`Session::bent_way_out`]), during which
-/// no surface changes.
+/// What the outer-face test found in one block stage, during which no surface changes: what
+/// the bent ways out looked at ([`Session::bent_way_out`]), and what straight rays showed from
+/// each point ([`Session::open_from`]).
 #[derive(Default)]
 struct Ways {
     /// The turning points of the ways found out, by square ([`way_square`]): they lie in the
@@ -3128,14 +3149,13 @@ mod tests {
     /// junction at those pieces' ends, and nothing else.
     #[test]
     fn surfaces_around_hold_what_their_meshes_read() {
-        let road = street;
         // A grid of streets 80 m apart, a road from each crossing to the next.
         let mut roads = Vec::new();
         let at = |k: usize| 80.0 * k as f64;
         for i in 0..5 {
             for k in 0..4 {
-                roads.push(road(&format!("x{i}.{k}"), (at(k), at(i)), (at(k + 1), at(i))));
-                roads.push(road(&format!("y{i}.{k}"), (at(i), at(k)), (at(i), at(k + 1))));
+                roads.push(street(&format!("x{i}.{k}"), (at(k), at(i)), (at(k + 1), at(i))));
+                roads.push(street(&format!("y{i}.{k}"), (at(i), at(k)), (at(i), at(k + 1))));
             }
         }
         let s = Session::new(Input { roads }, Settings::default()).expect("session");
@@ -3365,74 +3385,84 @@ mod tests {
             roads.push(road(format!("y{i}"), (at(i), y_start), (at(i), end)));
         }
         let mut s = Session::new(Input { roads }, Settings::default()).expect("session");
-        // A network of liege's size keeps its grids; this one is kept smaller for the test.
-        s.piece_grid = PlacedGrid::kept(&s.piece_box);
-        s.junction_grid = PlacedGrid::kept(&s.junction_box);
-        let every: Vec<(&[Point], Bbox)> = (s.net.pieces.iter().map(|p| &p.polygon))
+        let rings: Vec<(Vec<Point>, Bbox)> = (s.net.pieces.iter().map(|p| &p.polygon))
             .chain(s.net.junctions.iter().map(|j| &j.polygon))
             .filter(|p| p.exterior.len() >= 3)
-            .map(|p| (p.exterior.as_slice(), polygon_box(p)))
+            .map(|p| (p.exterior.clone(), polygon_box(p)))
             .collect();
+        let every: Vec<(&[Point], Bbox)> = rings.iter().map(|(r, b)| (r.as_slice(), *b)).collect();
         let on_surface = |m: Point| every.iter().any(|(r, _)| crate::validate::point_in_ring(m, r));
         let net_frame = grow(union_box(s.junction_tally.hull, s.piece_tally.hull), 10.0);
         let span = (net_frame.1[0] - net_frame.0[0]) + (net_frame.1[1] - net_frame.0[1]);
-        let mut next = uniform(0x2545_f491_4f6c_dd1d);
-        let (mut closed, mut open, mut early_tries, mut outside) = (0, 0, 0, 0);
-        let mut k = 0;
-        while k < 160 {
-            // Points in the notch, from 300 m west and south of the network to 300 m past it,
-            // and (half of them) among the streets.
-            let m = match k % 4 {
-                0 => Point::new(at(notch_col) + 30.0 + 520.0 * next(), -10.0 + 380.0 * next()),
-                1 => Point::new(-300.0 + (end + 600.0) * next(), -300.0 + (end + 600.0) * next()),
-                _ => Point::new(end * next(), end * next()),
-            };
-            if on_surface(m) {
-                continue;
-            }
-            k += 1;
-            let want: Vec<Point> = free_directions(m, &every).into_iter().take(GAP_RAYS).collect();
-            let mut batches: Vec<(Vec<Point>, bool)> = Vec::new();
-            let found = s.gap_rays(m, &mut |dirs, last| {
-                batches.push((dirs.to_vec(), last));
-                false
-            });
-            assert!(!found);
-            let last = batches.iter().find(|b| b.1).map(|b| b.0.clone());
-            assert!(batches.iter().rev().skip(1).all(|b| !b.1), "point {k}: the last batch comes last");
-            if want.is_empty() {
-                closed += 1;
-                assert_eq!(last, None, "point {k} at {m:?}: no direction is left");
+        // The same points with the grids kept (as a network of liege's size keeps them) and
+        // without (as this one, which is smaller, would).
+        for kept in [true, false] {
+            if kept {
+                s.piece_grid = PlacedGrid::kept(&s.piece_box);
+                s.junction_grid = PlacedGrid::kept(&s.junction_box);
             } else {
-                open += 1;
-                assert_eq!(last, Some(want), "point {k} at {m:?}");
+                s.piece_grid = PlacedGrid::default();
+                s.junction_grid = PlacedGrid::default();
             }
-            early_tries += batches.iter().filter(|b| !b.1).count();
-            // With exact rays: out from outside the network, or from the notch; never from a
-            // block.
-            let along = |d: Point| Point::new(m.x + span * d.x, m.y + span * d.y);
-            let out = s.gap_rays(m, &mut |dirs, _| {
-                dirs.iter().any(|&d| {
-                    let out = s.ray_out(m, along(d));
-                    assert_eq!(out, s.ray_clear(m, along(d)), "point {k} at {m:?}, direction {d:?}");
-                    out
-                })
-            });
-            let in_notch = m.x > at(notch_col) + 4.0 && m.y < at(notch_row) - 4.0;
-            let beyond = m.x < -25.0 || m.y < -25.0 || m.x > end + 5.0 || m.y > end + 5.0;
-            if beyond || in_notch {
-                outside += 1;
-                assert!(out, "point {k} at {m:?} is outside the network");
-            } else if m.x > 4.0 && m.y > 4.0 && m.x < at(n - 1) - 4.0 && m.y < at(n - 1) - 4.0 {
-                assert!(!out, "point {k} at {m:?} lies in a block");
+            let mut next = uniform(0x2545_f491_4f6c_dd1d);
+            let (mut closed, mut open, mut early_tries, mut outside) = (0, 0, 0, 0);
+            let mut k = 0;
+            while k < 160 {
+                // Points in the notch, from 300 m west and south of the network to 300 m past
+                // it, and (half of them) among the streets.
+                let m = match k % 4 {
+                    0 => Point::new(at(notch_col) + 30.0 + 520.0 * next(), -10.0 + 380.0 * next()),
+                    1 => Point::new(-300.0 + (end + 600.0) * next(), -300.0 + (end + 600.0) * next()),
+                    _ => Point::new(end * next(), end * next()),
+                };
+                if on_surface(m) {
+                    continue;
+                }
+                k += 1;
+                let want: Vec<Point> = free_directions(m, &every).into_iter().take(GAP_RAYS).collect();
+                let mut batches: Vec<(Vec<Point>, bool)> = Vec::new();
+                s.gap_rays(m, &mut |dirs, last| {
+                    batches.push((dirs.to_vec(), last));
+                    false
+                });
+                let last = batches.iter().find(|b| b.1).map(|b| b.0.clone());
+                assert!(batches.iter().rev().skip(1).all(|b| !b.1), "point {k}: the last batch comes last");
+                if want.is_empty() {
+                    closed += 1;
+                    assert_eq!(last, None, "point {k} at {m:?}: no direction is left");
+                } else {
+                    open += 1;
+                    assert_eq!(last, Some(want), "point {k} at {m:?}, grids kept: {kept}");
+                }
+                early_tries += batches.iter().filter(|b| !b.1).count();
+                // With exact rays: out from outside the network, or from the notch; never from
+                // a block.
+                let along = |d: Point| Point::new(m.x + span * d.x, m.y + span * d.y);
+                let out = s.gap_rays(m, &mut |dirs, _| {
+                    dirs.iter().any(|&d| {
+                        let out = s.ray_out(m, along(d));
+                        assert_eq!(out, s.ray_clear(m, along(d)), "point {k} at {m:?}, direction {d:?}");
+                        out
+                    })
+                });
+                let in_notch = m.x > at(notch_col) + 4.0 && m.y < at(notch_row) - 4.0;
+                let beyond = m.x < -25.0 || m.y < -25.0 || m.x > end + 5.0 || m.y > end + 5.0;
+                if beyond || in_notch {
+                    outside += 1;
+                    assert!(out, "point {k} at {m:?} is outside the network");
+                } else if m.x > 4.0 && m.y > 4.0 && m.x < at(n - 1) - 4.0 && m.y < at(n - 1) - 4.0 {
+                    assert!(!out, "point {k} at {m:?} lies in a block");
+                }
+            }
+            // The cases are there: points closed in, points with gaps, points outside; tries
+            // before every surface was looked at only where the grids are kept.
+            assert!(closed > 40 && open > 40 && outside > 40, "{closed} {open} {outside}");
+            if kept {
+                assert!(early_tries > 10, "{early_tries}");
+            } else {
+                assert_eq!(early_tries, 0);
             }
         }
-        // The cases are there (68 points closed in, 92 with gaps, 436 tries before every surface
-        // was looked at, 86 points outside): at least some of each.
-        assert!(
-            closed > 40 && open > 40 && early_tries > 10 && outside > 40,
-            "{closed} {open} {early_tries} {outside}"
-        );
     }
 
     /// The distance between two segments: 0 where they cross or touch, the nearest ends'
