@@ -1352,11 +1352,21 @@ impl Session {
     /// are kept: a segment that meets one nearby is told blocked without a look at every
     /// surface of the network.
     fn ray_out(&self, m: Point, far: Point) -> bool {
-        let walk = self.piece_grid.is_kept()
-            && self.junction_grid.is_kept()
-            && CellsAlong::new([m.x, m.y], [far.x, far.y]).len_bound() <= MAX_WALK_CELLS;
+        let walks = self.walk_along(m, far).is_some();
         // A contact that the walk finds is an exact one: the segment is blocked.
-        (!walk || self.first_contact(m, far) >= 1.0) && self.ray_clear(m, far)
+        (!walks || self.first_contact(m, far) >= 1.0) && self.ray_clear(m, far)
+    }
+
+    /// Whether the grids of road pieces and junctions are kept (long lists).
+    fn grids_kept(&self) -> bool {
+        self.piece_grid.is_kept() && self.junction_grid.is_kept()
+    }
+
+    /// The walk of the grids' cells along the segment from `m` to `far`, where the grids are
+    /// kept and the walk is short enough ([`MAX_WALK_CELLS`]).
+    fn walk_along(&self, m: Point, far: Point) -> Option<CellsAlong> {
+        let walk = CellsAlong::new([m.x, m.y], [far.x, far.y]);
+        (self.grids_kept() && walk.len_bound() <= MAX_WALK_CELLS).then_some(walk)
     }
 
     /// Whether `clear` takes one of the directions from `m` between the road surfaces as seen
@@ -1373,7 +1383,7 @@ impl Session {
     /// taken in one pass, nearest box first.
     fn gap_rays(&self, m: Point, clear: &mut dyn FnMut(&[Point], bool) -> bool) -> bool {
         let mut arcs = SeenArcs::new(m);
-        let early = self.piece_grid.is_kept() && self.junction_grid.is_kept();
+        let early = self.grids_kept();
         let mut give = |arcs: &SeenArcs, last: bool| {
             let dirs = arcs.directions();
             clear(&dirs[..dirs.len().min(GAP_RAYS)], last)
@@ -1564,11 +1574,10 @@ impl Session {
         };
         let piece = |i: usize| contact(&self.net.pieces[i].polygon, &self.piece_box[i]);
         let junction = |i: usize| contact(&self.net.junctions[i].polygon, &self.junction_box[i]);
-        let walk = CellsAlong::new([m.x, m.y], [far.x, far.y]);
-        if !self.piece_grid.is_kept() || !self.junction_grid.is_kept() || walk.len_bound() > MAX_WALK_CELLS {
+        let Some(walk) = self.walk_along(m, far) else {
             let pieces = (0..self.net.pieces.len()).map(piece);
             return pieces.chain((0..self.net.junctions.len()).map(junction)).fold(1.0, f64::min);
-        }
+        };
         let mut first = 1.0f64;
         let (mut pieces_seen, mut junctions_seen) = (FxHashSet::default(), FxHashSet::default());
         for (n, (cell, leave)) in walk.enumerate() {
@@ -2650,11 +2659,9 @@ fn free_directions(m: Point, outlines: &[(&[Point], Bbox)]) -> Vec<Point> {
 /// [`free_directions`], and how many rings it looked at whole.
 fn free_directions_looking(m: Point, outlines: &[(&[Point], Bbox)]) -> (Vec<Point>, usize) {
     let mut arcs = SeenArcs::new(m);
-    if !arcs.take_nearest_first(outlines.iter().copied()) {
-        return (Vec::new(), arcs.looked);
-    }
-    let looked = arcs.looked;
-    (arcs.directions(), looked)
+    // Stopped early, the arcs cover every direction: no gap.
+    arcs.take_nearest_first(outlines.iter().copied());
+    (arcs.directions(), arcs.looked)
 }
 
 /// The arcs in which the rings taken so far are seen from a point, as [`free_directions`]
@@ -2682,13 +2689,13 @@ impl SeenArcs {
             let dy = (b.0[1] - m.y).max(m.y - b.1[1]).max(0.0);
             dx * dx + dy * dy
         };
-        // A sum of squares is never negative, not even -0, so its bits sort as its value does
-        // (a distance that is not a number, last).
         // Room for as many as the rings may be (a filter's bound): no copy while they come.
         let (least, most) = rings.size_hint();
         let mut all: Vec<(&[Point], Bbox)> = Vec::with_capacity(most.unwrap_or(least));
         all.extend(rings);
         let rings = all;
+        // A sum of squares is never negative, not even -0, so its bits sort as its value does
+        // (a distance that is not a number, last).
         let mut order: Vec<(u64, usize)> =
             rings.iter().enumerate().map(|(k, (_, b))| (gap_to(b).to_bits(), k)).collect();
         order.sort_unstable();
@@ -3371,7 +3378,6 @@ mod tests {
     /// notch of the L and around it.
     #[test]
     fn gaps_found_square_by_square_are_those_of_every_surface() {
-        let road = |id: String, a: (f64, f64), b: (f64, f64)| street(&id, a, b);
         // Streets 40 m apart, 30 each way; the rows below 10 and the columns past 15 meet only
         // where both are in the L, leaving a notch 560 m by 400 m open to the south-east.
         let (n, step, notch_row, notch_col) = (30usize, 40.0, 10usize, 15usize);
@@ -3380,9 +3386,9 @@ mod tests {
         let mut roads = Vec::new();
         for i in 0..n {
             let x_end = if i < notch_row { at(notch_col) + 20.0 } else { end };
-            roads.push(road(format!("x{i}"), (-20.0, at(i)), (x_end, at(i))));
+            roads.push(street(&format!("x{i}"), (-20.0, at(i)), (x_end, at(i))));
             let y_start = if i > notch_col { at(notch_row) - 20.0 } else { -20.0 };
-            roads.push(road(format!("y{i}"), (at(i), y_start), (at(i), end)));
+            roads.push(street(&format!("y{i}"), (at(i), y_start), (at(i), end)));
         }
         let mut s = Session::new(Input { roads }, Settings::default()).expect("session");
         let rings: Vec<(Vec<Point>, Bbox)> = (s.net.pieces.iter().map(|p| &p.polygon))
