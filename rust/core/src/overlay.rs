@@ -127,12 +127,48 @@ where
         }
     }
     // The library's own choice for these inputs with this scale: centred on the extent (so
-    // that every overlay given the same extent shares the grid), or on the inputs' box.
+    // that every overlay given the same extent shares the grid), or on the inputs' box. The
+    // adapter's box keeps that centre and grows to hold the inputs as well, so that every
+    // point the library gives back lies in it (it asserts so in debug builds) on the same grid;
+    // where the grown box does not fit the library's coordinates, the extent alone, as before.
     let rect = FloatRect::new(lo[0], hi[0], lo[1], hi[1]);
-    match rect.ok().and_then(|r| FloatPointAdapter::try_with_scale_conservative(r, scale).ok()) {
+    let holding = centred_box_holding((lo, hi), inputs).and_then(|(a, b)| FloatRect::new(a[0], b[0], a[1], b[1]).ok());
+    let adapter = holding
+        .and_then(|r| FloatPointAdapter::try_with_scale_conservative(r, scale).ok())
+        .or_else(|| rect.ok().and_then(|r| FloatPointAdapter::try_with_scale_conservative(r, scale).ok()));
+    match adapter {
         Some(adapter) => run(adapter),
         None => overlay(subj, clip, rule, fill),
     }
+}
+
+/// The box with the centre of `centred` that holds both boxes (lowest, highest corners), or
+/// `None` when `inputs` is not finite (no inputs) or already inside `centred`. Its centre is
+/// computed as the polygon library computes an adapter's offset from its box, so that the
+/// grid's origin stays exactly where `centred` alone puts it.
+fn centred_box_holding(centred: ([f64; 2], [f64; 2]), inputs: ([f64; 2], [f64; 2])) -> Option<([f64; 2], [f64; 2])> {
+    let (lo, hi) = centred;
+    let finite = |b: ([f64; 2], [f64; 2])| b.0.iter().chain(b.1.iter()).all(|v| v.is_finite());
+    if !finite(inputs) || !finite(centred) {
+        return None;
+    }
+    let inside = (0..2).all(|k| lo[k] <= inputs.0[k] && inputs.1[k] <= hi[k]);
+    if inside {
+        return None;
+    }
+    let mut out = centred;
+    for k in 0..2 {
+        let c = 0.5 * (lo[k] + hi[k]);
+        let half = (c - lo[k]).max(hi[k] - c).max(c - inputs.0[k]).max(inputs.1[k] - c);
+        out.0[k] = c - half;
+        out.1[k] = c + half;
+        // The library takes the middle of the box as the grid's origin: a box whose middle
+        // rounds elsewhere would move every grid coordinate.
+        if 0.5 * (out.0[k] + out.1[k]) != c {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// One overlay of [`overlay_on_grid`] with `adapter`, in grid coordinates of type `I`.
@@ -232,6 +268,38 @@ thread_local! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past the origin-anchored span the grid is centred on the extent; surfaces reaching out
+    /// of it (an update's frame) must still come back inside the adapter's box, where the
+    /// polygon library asserts in debug builds that every point it gives back lies, and on the
+    /// grid the extent alone gives.
+    #[test]
+    fn far_inputs_past_the_extent_stay_on_its_grid() {
+        let grid = crate::blocks::BLOCK_GRID;
+        // 2^33 grid steps from the origin: past the 64-bit anchored span.
+        let c = 2.0 * WIDE_ANCHORED_GRID_SPAN * grid;
+        let extent = ([c - 50.0, c - 50.0], [c + 50.0, c + 50.0]);
+        assert!(!anchored(extent, grid));
+        let square = |x0: f64, y0: f64, k: f64| vec![[x0, y0], [x0 + k, y0], [x0 + k, y0 + k], [x0, y0 + k]];
+        // A square half out of the extent, another inside it.
+        let subj = vec![square(c + 20.0, c - 10.0, 75.0)];
+        let clip = vec![square(c - 30.0, c - 30.0, 40.0)];
+        let out = overlay_on_grid(&subj, &clip, OverlayRule::Union, FillRule::NonZero, grid, Some(extent));
+        assert_eq!(out.len(), 2, "{out:?}");
+        let area: f64 =
+            out.iter().map(|sh| ring_area(&sh[0].iter().map(|p| Point::new(p[0], p[1])).collect::<Vec<_>>())).sum();
+        assert!((area - (75.0 * 75.0 + 40.0 * 40.0)).abs() < 1e-3, "{area}");
+        // The far corner comes back where it was: on the grid of the extent (its centre is a
+        // whole number of steps from it).
+        let far = [c + 95.0, c + 65.0];
+        assert!(out.iter().flatten().flatten().any(|p| *p == far), "{out:?}");
+        // Inputs inside the extent change nothing.
+        assert_eq!(centred_box_holding(extent, ([c, c], [c + 1.0, c + 1.0])), None);
+        assert_eq!(
+            centred_box_holding(extent, ([c - 10.0, c], [c + 80.0, c + 1.0])),
+            Some(([c - 80.0, c - 50.0], [c + 80.0, c + 50.0]))
+        );
+    }
 
     /// Found by fuzzing the C ABI: coordinates the polygon library does not take made its own
     /// constructor panic; they give no shapes instead, and ordinary ones what they always did.
