@@ -2568,3 +2568,87 @@ fn a_merged_junction_joined_along_a_folded_curb_keeps_every_mouth() {
     };
     check_all("folded join", &input);
 }
+
+/// Property seed 1854 (`translation_by_a_million_metres_does_not_matter`, shrunk to no
+/// translation at all): thirteen roads of one width from one point, in four fans of nearly
+/// parallel roads (a quarter of a degree apart), whose far ends meet again in pairs. The
+/// outer mouth corner of `a9`, one of a fan of four, was a vertex of the junction at the
+/// centre until the stitching of the mouths gave that vertex to the corner of `a10`, 4.7 cm
+/// away on `a9`'s carriageway, which came first: a vertex that already is a corner now stays
+/// that corner, and corners that are vertices already are stitched first.
+#[test]
+fn fans_of_nearly_parallel_roads_keep_every_mouth() {
+    let w = 4.43544757019133;
+    let ends: [(&str, (f64, f64)); 13] = [
+        ("a0", (77.44317461191295, 20.063765998155993)),
+        ("a1", (77.37266718841524, 20.333970889886007)),
+        ("a2", (77.30121700338516, 20.603928018597742)),
+        ("a3", (77.22882492742067, 20.873634094948777)),
+        ("a4", (61.14570182685569, 51.58685053481416)),
+        ("a5", (60.96525759348924, 51.79997458068395)),
+        ("a6", (79.9835128727945, 1.6240900613929274)),
+        ("a7", (79.97735645359171, 1.9032747292844798)),
+        ("a8", (79.97022553553984, 2.182436206374093)),
+        ("a9", (-31.07461502996378, -73.71816805062066)),
+        ("a10", (-30.817101285141398, -73.8261895832457)),
+        ("a11", (-30.559212043665145, -73.93331156704879)),
+        ("a12", (-30.300950447833976, -74.0395326967824)),
+    ];
+    let pts: Vec<[(f64, f64); 2]> = ends.iter().map(|&(_, e)| [(0.0, 0.0), e]).collect();
+    let list: Vec<RoadSpec> = ends.iter().zip(&pts).map(|(&(id, _), p)| (id, w, false, &p[..])).collect();
+    check_all("fans", &roads(&list));
+}
+
+/// Property seed 1917 (`closed_loops_hold_every_invariant`): three closed loops; the mouth of
+/// `o2`'s piece from 97.53 m must be a vertex of junction `j/o0/142.49`. A known failure (the
+/// junction's outline passes 22 cm inside the mouth corner; docs/ROBUSTNESS.md, "Known
+/// failures").
+#[test]
+#[ignore = "known failure: docs/ROBUSTNESS.md, property seed 1917"]
+fn three_loops_of_seed_1917_keep_every_mouth() {
+    let input = roads(&[
+        (
+            "o0",
+            4.6619846065666035,
+            true,
+            &[
+                (116.06152132716684, 149.2525472013518),
+                (102.24186121466579, 168.27367752725488),
+                (79.8811814396679, 161.00825224720126),
+                (53.37685591259778, 118.24032248398781),
+                (118.33972580348401, 80.68728404676635),
+            ],
+        ),
+        (
+            "o1",
+            8.103110882053343,
+            true,
+            &[
+                (96.75552780557446, 105.23102411097956),
+                (71.52037759854721, 156.96834256941662),
+                (19.783059140110154, 125.23102411097956),
+                (5.640923516379205, 119.37315973471051),
+                (-0.21694085988984568, 105.23102411097956),
+                (5.6409235163792, 91.08888848724861),
+                (19.78305914011015, 85.23102411097956),
+                (72.97803300136681, 52.03605024972287),
+            ],
+        ),
+        (
+            "o2",
+            4.5551523983073094,
+            true,
+            &[
+                (142.1484644722587, 48.56739664081238),
+                (136.29060009598965, 62.709532264543334),
+                (122.1484644722587, 112.3379046828774),
+                (89.23434137459233, 81.48151973847874),
+                (83.04936384954044, 48.56739664081239),
+                (108.00632884852774, 34.42526101708143),
+                (122.1484644722587, 28.567396640812383),
+                (136.29060009598965, 34.425261017081425),
+            ],
+        ),
+    ]);
+    check_all("closed loops", &input);
+}

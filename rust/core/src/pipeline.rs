@@ -2201,7 +2201,16 @@ fn clear_tooth_at(polygon: &mut Polygon, c: Point, cs: &[(Point, usize)], tolera
 /// the outline valid, else one by one, each kept only where the outline stays valid: a snap is
 /// never worth an invalid polygon.
 fn snap_all(polygon: &mut Polygon, cs: impl Iterator<Item = Point> + Clone, snap: f64) {
-    per_corner(polygon, cs, |p, c| snap_corner(p, c, snap));
+    // The corners that are a vertex already, up to rounding (within twice the coincidence
+    // distance), first, then the others, each in the given order: a corner on the outline
+    // takes its own vertex before a corner further off can take it.
+    let twins = 2.0 * COINCIDENT_SHARE * snap;
+    let on_vertex = |c: &Point| {
+        std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).flatten().any(|v| v.dist(*c) <= twins)
+    };
+    let (mut all, rest): (Vec<Point>, Vec<Point>) = cs.partition(on_vertex);
+    all.extend(rest);
+    per_corner(polygon, all.iter().copied(), |p, c| snap_corner(p, c, snap, &all));
 }
 
 /// How deep (as a share of the road's width) a mouth corner must lie inside its junction for
@@ -2283,13 +2292,19 @@ fn yield_to_buried(
 }
 
 /// Makes `c` a vertex of `polygon`: the nearest vertex within `snap` becomes `c`; else `c` goes
-/// into the nearest edge within `snap`; else nothing changes.
-fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64) {
+/// into the nearest edge within `snap`; else nothing changes. A vertex that already is another
+/// corner of `corners` stays that corner, unless the two are twins (within twice the
+/// coincidence distance, as [`drop_twins`] takes them: the corners of two pieces that meet,
+/// computed along two routes): where two mouths lie within the snap of each other (the arms
+/// of a fan of nearly parallel roads), one must not take the other's vertex.
+fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64, corners: &[Point]) {
+    let twins = 2.0 * COINCIDENT_SHARE * snap;
+    let theirs = |v: &Point, _: f64| corners.iter().any(|o| *v == *o && o.dist(c) > twins);
     let mut best_v: Option<(f64, usize, usize)> = None;
     for (ri, ring) in std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate() {
         for (i, v) in ring.iter().enumerate() {
             let d = v.dist(c);
-            if d <= snap && best_v.is_none_or(|b| d < b.0) {
+            if d <= snap && best_v.is_none_or(|b| d < b.0) && !theirs(v, d) {
                 best_v = Some((d, ri, i));
             }
         }
