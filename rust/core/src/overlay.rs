@@ -131,11 +131,10 @@ where
     // adapter's box keeps that centre and grows to hold the inputs as well, so that every
     // point the library gives back lies in it (it asserts so in debug builds) on the same grid;
     // where the grown box does not fit the library's coordinates, the extent alone, as before.
-    let rect = FloatRect::new(lo[0], hi[0], lo[1], hi[1]);
-    let holding = centred_box_holding((lo, hi), inputs).and_then(|(a, b)| FloatRect::new(a[0], b[0], a[1], b[1]).ok());
-    let adapter = holding
-        .and_then(|r| FloatPointAdapter::try_with_scale_conservative(r, scale).ok())
-        .or_else(|| rect.ok().and_then(|r| FloatPointAdapter::try_with_scale_conservative(r, scale).ok()));
+    let boxes = centred_box_holding((lo, hi), inputs).into_iter().chain(std::iter::once((lo, hi)));
+    let adapter = boxes
+        .filter_map(|(a, b)| FloatRect::new(a[0], b[0], a[1], b[1]).ok())
+        .find_map(|r| FloatPointAdapter::try_with_scale_conservative(r, scale).ok());
     match adapter {
         Some(adapter) => run(adapter),
         None => overlay(subj, clip, rule, fill),

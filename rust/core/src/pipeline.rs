@@ -2053,7 +2053,7 @@ fn stitch_mouths(net: &mut Network, snap: f64, capped: &BTreeMap<String, [bool; 
         j.polygon.holes = kept;
         // A fallback outline's corner patches are grown by a hair: a vertex of the grown patch
         // can lie that far from a corner, so twins lie within twice that.
-        drop_twins(&mut j.polygon, cs, 2.0 * COINCIDENT_SHARE * snap, snap);
+        drop_twins(&mut j.polygon, cs, twin_distance(snap), snap);
         if let (Some(m), Some(k), false) = (memo, key, yielded) {
             m.keep(stitched_of, k, j.polygon.clone());
         }
@@ -2204,13 +2204,20 @@ fn snap_all(polygon: &mut Polygon, cs: impl Iterator<Item = Point> + Clone, snap
     // The corners that are a vertex already, up to rounding (within twice the coincidence
     // distance), first, then the others, each in the given order: a corner on the outline
     // takes its own vertex before a corner further off can take it.
-    let twins = 2.0 * COINCIDENT_SHARE * snap;
+    let twins = twin_distance(snap);
     let on_vertex = |c: &Point| {
         std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).flatten().any(|v| v.dist(*c) <= twins)
     };
     let (mut all, rest): (Vec<Point>, Vec<Point>) = cs.partition(on_vertex);
     all.extend(rest);
     per_corner(polygon, all.iter().copied(), |p, c| snap_corner(p, c, snap, &all));
+}
+
+/// How close (metres) two mouth corners or a corner and a vertex are to be twins, for a snap
+/// distance `snap`: twice the coincidence distance (a fallback outline's corner patches are
+/// grown by a hair, so a vertex of the grown patch can lie that far from a corner).
+fn twin_distance(snap: f64) -> f64 {
+    2.0 * COINCIDENT_SHARE * snap
 }
 
 /// How deep (as a share of the road's width) a mouth corner must lie inside its junction for
@@ -2272,7 +2279,7 @@ fn yield_to_buried(
         // A corner that the cut passes a hair away, beside a tooth of rounding twins (where
         // moving the nearest vertex onto it would make the ring cross itself), is made a vertex
         // as the finished outline's corners are.
-        drop_twins(&mut cut, cs, 2.0 * COINCIDENT_SHARE * snap, snap);
+        drop_twins(&mut cut, cs, twin_distance(snap), snap);
         // Every corner stitched before still is (or lies on the yielded carriageway: a piece
         // of a road that overlaps this one, whose mouth the yielded piece covers), and more are.
         let on_piece = |c: Point| {
@@ -2298,13 +2305,13 @@ fn yield_to_buried(
 /// computed along two routes): where two mouths lie within the snap of each other (the arms
 /// of a fan of nearly parallel roads), one must not take the other's vertex.
 fn snap_corner(polygon: &mut Polygon, c: Point, snap: f64, corners: &[Point]) {
-    let twins = 2.0 * COINCIDENT_SHARE * snap;
-    let theirs = |v: &Point, _: f64| corners.iter().any(|o| *v == *o && o.dist(c) > twins);
+    let twins = twin_distance(snap);
+    let theirs = |v: &Point| corners.iter().any(|o| *v == *o && o.dist(c) > twins);
     let mut best_v: Option<(f64, usize, usize)> = None;
     for (ri, ring) in std::iter::once(&polygon.exterior).chain(polygon.holes.iter()).enumerate() {
         for (i, v) in ring.iter().enumerate() {
             let d = v.dist(c);
-            if d <= snap && best_v.is_none_or(|b| d < b.0) && !theirs(v, d) {
+            if d <= snap && best_v.is_none_or(|b| d < b.0) && !theirs(v) {
                 best_v = Some((d, ri, i));
             }
         }
