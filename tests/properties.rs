@@ -2655,10 +2655,12 @@ fn three_loops_of_seed_1917_keep_every_mouth() {
 
 /// Property seed 2297 (`closed_loops_hold_every_invariant`): three closed loops and a straight
 /// road across them; the mouth of `o0`'s piece from 197.84 m must be a vertex of junction
-/// `j/across/253.19`. A known failure (the corner lies 5.2 m from the junction's outline;
-/// docs/ROBUSTNESS.md, "Known failures").
+/// `j/across/253.19`. The strip of `o2` between two of the merged junction's bases ended on
+/// `o2`'s sharp corner, with that corner's next cross-section: a ring crossing itself, whose
+/// lobe of the wrong sign cut the stretch of the junction that holds `o0`'s mouth away from
+/// the rest, and the junction kept its largest part (the mouth corner then lay 5.2 m from its
+/// outline).
 #[test]
-#[ignore = "known failure: docs/ROBUSTNESS.md, property seed 2297"]
 fn three_loops_and_a_road_of_seed_2297_keep_every_mouth() {
     let input = roads(&[
         (

@@ -489,9 +489,7 @@ pub(crate) fn strip(line: &Line, s0: f64, s1: f64, half: f64) -> Vec<Point> {
 /// bevelled turn this adds at most `overlap` to the carriageway).
 pub(crate) fn strip_parts(line: &Line, (s0, s1): (f64, f64), half: f64, overlap: f64, trim: [bool; 2]) -> Vec<Contour> {
     let ring = strip(line, s0, s1, half);
-    if ring.len() < 3
-        || (!folds(line, s0, s1, half) && ring_area(&ring) > 0.0 && crate::validate::ring_is_simple(&ring))
-    {
+    if strip_is_plain(line, (s0, s1), half, &ring) {
         return vec![ccw_contour(&ring)];
     }
     let mut pts: Vec<Point> = line.cut(s0, s1, overlap).iter().map(|p| p.xy()).collect();
@@ -579,6 +577,13 @@ pub(crate) fn strip_parts(line: &Line, (s0, s1): (f64, f64), half: f64, overlap:
             .collect();
     }
     crate::overlay::overlay(&parts, &ends, OverlayRule::Difference, FillRule::NonZero).into_iter().flatten().collect()
+}
+
+/// Whether `ring`, the one ring of [`strip`] of `line` between `s0` and `s1`, holds that
+/// carriageway: no curb folds, and the ring is simple and counter-clockwise (or has too few
+/// points to hold anything). Where it is not, [`strip_parts`] gives the carriageway in parts.
+pub(crate) fn strip_is_plain(line: &Line, (s0, s1): (f64, f64), half: f64, ring: &[Point]) -> bool {
+    ring.len() < 3 || (!folds(line, s0, s1, half) && ring_area(ring) > 0.0 && crate::validate::ring_is_simple(ring))
 }
 
 /// Whether a curb of `line` between `s0` and `s1` folds back over itself: the inner curb of a
@@ -729,6 +734,60 @@ mod tests {
             missed_total += missed_by_ring;
         }
         assert!(missed_total > 0, "some folded ring's fill misses part of the road");
+    }
+
+    /// A strip that ends on a vertex where the road turns by 150° (a merged junction's stretch
+    /// of road between two of its bases, ending on a closed loop's corner): its ring takes the
+    /// end's cross-section from the next segment and crosses itself, and in a union under the
+    /// non-zero rule with a base over its end, the ring's lobe of the wrong sign takes part of
+    /// the base away. It is not plain, and the union of its parts with the base keeps the base
+    /// and the strip whole. A metre short of the vertex the ring is plain.
+    #[test]
+    fn a_strip_ending_on_a_sharp_vertex_is_not_plain() {
+        let half = 3.0;
+        let t = 150f64.to_radians();
+        let line = Line::new(vec![
+            Point3::new(0.0, 0.0, 0.0),
+            Point3::new(20.0, 0.0, 0.0),
+            Point3::new(20.0 + 20.0 * t.cos(), 20.0 * t.sin(), 0.0),
+        ]);
+        let s1 = 20.0;
+        let ring = strip(&line, 0.0, s1, half);
+        assert!(!crate::validate::ring_is_simple(&ring), "the ring crosses itself");
+        assert!(!strip_is_plain(&line, (0.0, s1), half, &ring));
+        let short = strip(&line, 0.0, s1 - 1.0, half);
+        assert!(strip_is_plain(&line, (0.0, s1 - 1.0), half, &short), "a metre short of the vertex");
+        // A base over the end: a square of side 16 m round the vertex.
+        let r = 8.0;
+        let base: crate::overlay::Contour = vec![[s1 - r, -r], [s1 + r, -r], [s1 + r, r], [s1 - r, r]];
+        let empty: Vec<crate::overlay::Contour> = Vec::new();
+        let union_with = |strip: Vec<crate::overlay::Contour>| {
+            let shapes: Vec<Vec<crate::overlay::Contour>> =
+                std::iter::once(vec![base.clone()]).chain(strip.into_iter().map(|c| vec![c])).collect();
+            crate::overlay::overlay(&shapes, &empty, OverlayRule::Subject, FillRule::NonZero)
+        };
+        let with_ring = union_with(vec![ccw_contour(&ring)]);
+        let with_parts = union_with(strip_parts(&line, (0.0, s1), half, 1e-6, [false, false]));
+        let steps = 40;
+        let mut lost_by_ring = 0;
+        for i in 0..=steps {
+            for j in 0..=steps {
+                let q = Point::new(
+                    s1 - 0.95 * r + 1.9 * r * i as f64 / steps as f64,
+                    -0.95 * r + 1.9 * r * j as f64 / steps as f64,
+                );
+                assert!(covered(&with_parts, q), "{q:?}: base point lost with the parts");
+                lost_by_ring += usize::from(!covered(&with_ring, q));
+            }
+        }
+        assert!(lost_by_ring > 0, "the crossed ring takes part of the base away");
+        for k in 1..40 {
+            let s = s1 * k as f64 / 40.0;
+            for side in [Side::Left, Side::Right] {
+                let q = offset_at(&line, s, 0.9 * half, side);
+                assert!(covered(&with_parts, q), "{q:?} (s = {s}): strip point lost with the parts");
+            }
+        }
     }
 
     /// A stub that turns by 135° one metre before its end (a mouth): the inner side of the turn

@@ -15,7 +15,7 @@ use crate::curb::{offset_at, Side};
 use crate::flatten::flatten_road;
 use crate::geom::{dedup_ring, ring_area, Line, COINCIDENT_SHARE};
 use crate::graph::{build_graph, Graph, RoadLine, UnionFind};
-use crate::junction::{build_junction, folds, strip, strip_capped, strip_parts, ArmIn, JunctionOut};
+use crate::junction::{build_junction, strip, strip_capped, strip_is_plain, strip_parts, ArmIn, JunctionOut};
 use crate::overlay::{ccw_contour, contour, largest, shape, Contour};
 use crate::types::*;
 use crate::{Error, MeshSink, Settings};
@@ -1397,8 +1397,10 @@ fn group_polygons(
                 })
                 .collect();
             // The part of each edge between the two mouths, overlapping them a little so the
-            // union is one piece; where `parted`, an edge whose curb folds as the parts of
-            // `strip_parts` (its one ring does not hold the carriageway there).
+            // union is one piece; where `parted`, an edge whose one ring does not hold its
+            // carriageway as the parts of `strip_parts`: a curb that folds, or a ring that
+            // crosses itself (an end on a sharp vertex takes the next segment's cross-section),
+            // whose lobe of the wrong sign takes away what it overlaps under the non-zero rule.
             let strips = |parted: bool| {
                 let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
                 let mut folded = false;
@@ -1407,14 +1409,13 @@ fn group_polygons(
                     let (a, b) = (setback[ei][0], e.line.length() - setback[ei][1]);
                     let (a, b) = if b > a { (a, b) } else { (0.0, e.line.length()) };
                     let half = 0.5 * g.roads[e.road].width;
-                    if parted && folds(&e.line, a, b, half) {
+                    let r = strip(&e.line, a, b, half);
+                    if parted && !strip_is_plain(&e.line, (a, b), half, &r) {
                         folded = true;
                         let overlap = COINCIDENT_SHARE * settings.tolerance;
                         parts.extend(strip_parts(&e.line, (a, b), half, overlap, [false, false]));
                         continue;
                     }
-                    let mut r = strip(&e.line, a, b, half);
-                    dedup_ring(&mut r);
                     if r.len() >= 3 {
                         parts.push(ccw_contour(&r));
                     }
@@ -1426,8 +1427,8 @@ fn group_polygons(
             let empty: Vec<Contour> = Vec::new();
             let mut union = crate::overlay::overlay(&shapes_in, &empty, OverlayRule::Subject, FillRule::NonZero);
             if union.len() > 1 {
-                // Fallen apart: a folded strip may have left two bases apart (where none folds,
-                // the union would come out the same).
+                // Fallen apart: a strip that folds or crosses itself may have left two bases
+                // apart (where none does, the union would come out the same).
                 let (parted, folded) = strips(true);
                 if folded {
                     shapes_in.truncate(bases_in);
