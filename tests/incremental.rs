@@ -664,13 +664,13 @@ fn a_bay_whose_way_out_lies_past_a_pocket_is_joined_not_framed() {
     }
 }
 
-/// Found by the edit sequences with `PROPTEST_RNG_SEED=334` (twenty-eighth session; it fails at
-/// `10ecee0`, before that session's changes, too): after a road of kotka is moved and then a
-/// point of another, the diagnostic `radius_reduced` of the corner between roads 3 and 107 lies
-/// at x = 21.026717476128812 after the updates and at 21.02671747612881 in a full build, a
-/// difference in the last bit. A known failure (docs/ROBUSTNESS.md, "Known failures").
+/// Found by the edit sequences with `PROPTEST_RNG_SEED=334` (twenty-eighth session; it failed at
+/// `10ecee0` too): road 1 of kotka is moved, then road 110's end so that it joins road 3. The
+/// new junction on road 3 cuts the arm edge of junction `j/107/0.00`, 90 m away, shorter: the
+/// junction's outline comes out the same, but the curb crossing of its corner between roads 3
+/// and 107 moves by a rounding step (x = 21.026717476128812 before, 21.02671747612881 after),
+/// and the update kept the old diagnostic `radius_reduced` there.
 #[test]
-#[ignore = "known failure: docs/ROBUSTNESS.md, incremental seed 334"]
 fn a_corner_radius_diagnostic_of_seed_334_matches_a_full_build() {
     let ops = [
         Op::Move(4401842019384423846, 0.0, 3.356836452926217),

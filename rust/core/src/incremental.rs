@@ -987,6 +987,38 @@ impl Session {
             }
             differing!(lnet.junctions, ljb, self.net.junctions, self.junction_box, junctions_meeting);
             differing!(lnet.pieces, lpb, self.net.pieces, self.piece_box, pieces_meeting);
+            // A trusted junction that came out the same may still have moved the diagnostic of a
+            // corner by a rounding step (an arm edge cut shorter far away moves its curb
+            // crossing, not its outline): where the window's corner diagnostics in its box and
+            // the network's differ outside the region, the diagnostics in its box are replaced
+            // too.
+            {
+                let point = |d: &Diagnostic| ([d.position.x, d.position.y], [d.position.x, d.position.y]);
+                let bound = union_of(&built.boxes);
+                let corner_near = |d: &&Diagnostic| {
+                    d.code == DiagnosticCode::RadiusReduced && contains(bound, point(d)) && !diag_region.meets(point(d))
+                };
+                let old_near: Vec<&Diagnostic> = self.stage_diags.iter().filter(corner_near).collect();
+                let new_near: Vec<&Diagnostic> = diags.iter().filter(corner_near).collect();
+                let mut moved = Vec::new();
+                if !(old_near.is_empty() && new_near.is_empty()) {
+                    let order = |a: &&Diagnostic, b: &&Diagnostic| crate::pipeline::diagnostic_order(a, b);
+                    for (j, &b) in lnet.junctions.iter().zip(ljb.iter()) {
+                        let mut new: Vec<&Diagnostic> =
+                            new_near.iter().copied().filter(|d| contains(b, point(d))).collect();
+                        let mut old: Vec<&Diagnostic> =
+                            old_near.iter().copied().filter(|d| contains(b, point(d))).collect();
+                        new.sort_by(order);
+                        old.sort_by(order);
+                        if new != old && trusted(ext.junctions.get(&j.id).copied().unwrap_or(b)) {
+                            moved.push(b);
+                        }
+                    }
+                }
+                for b in moved {
+                    diag_region.add(b);
+                }
+            }
             // A diagnostic comes from the making of a feature whose outline holds its position:
             // every such feature, old or new, must be trusted for the diagnostics there (old
             // ones dropped, new ones taken) to be the full build's.
