@@ -993,30 +993,25 @@ impl Session {
             // the network's differ outside the region, the diagnostics in its box are replaced
             // too.
             {
-                let point = |d: &Diagnostic| ([d.position.x, d.position.y], [d.position.x, d.position.y]);
                 let bound = union_of(&built.boxes);
                 let corner_near = |d: &&Diagnostic| {
-                    d.code == DiagnosticCode::RadiusReduced && contains(bound, point(d)) && !diag_region.meets(point(d))
+                    let p = diagnostic_box(d);
+                    d.code == DiagnosticCode::RadiusReduced && contains(bound, p) && !diag_region.meets(p)
                 };
-                let old_near: Vec<&Diagnostic> = self.stage_diags.iter().filter(corner_near).collect();
-                let new_near: Vec<&Diagnostic> = diags.iter().filter(corner_near).collect();
-                let mut moved = Vec::new();
+                let order = |a: &&Diagnostic, b: &&Diagnostic| crate::pipeline::diagnostic_order(a, b);
+                let mut old_near: Vec<&Diagnostic> = self.stage_diags.iter().filter(corner_near).collect();
+                let mut new_near: Vec<&Diagnostic> = diags.iter().filter(corner_near).collect();
+                old_near.sort_by(order);
+                new_near.sort_by(order);
                 if !(old_near.is_empty() && new_near.is_empty()) {
-                    let order = |a: &&Diagnostic, b: &&Diagnostic| crate::pipeline::diagnostic_order(a, b);
                     for (j, &b) in lnet.junctions.iter().zip(ljb.iter()) {
-                        let mut new: Vec<&Diagnostic> =
-                            new_near.iter().copied().filter(|d| contains(b, point(d))).collect();
-                        let mut old: Vec<&Diagnostic> =
-                            old_near.iter().copied().filter(|d| contains(b, point(d))).collect();
-                        new.sort_by(order);
-                        old.sort_by(order);
-                        if new != old && trusted(ext.junctions.get(&j.id).copied().unwrap_or(b)) {
-                            moved.push(b);
+                        // Both lists are in order, and so are the parts of them in the box.
+                        let within = |d: &&&Diagnostic| contains(b, diagnostic_box(d));
+                        let differ = !new_near.iter().filter(within).eq(old_near.iter().filter(within));
+                        if differ && trusted(ext.junctions.get(&j.id).copied().unwrap_or(b)) {
+                            diag_region.add(b);
                         }
                     }
-                }
-                for b in moved {
-                    diag_region.add(b);
                 }
             }
             // A diagnostic comes from the making of a feature whose outline holds its position:
@@ -1039,7 +1034,7 @@ impl Session {
                 .map(|(id, b, exts)| (b, exts.get(id).copied().unwrap_or(b)))
                 .collect();
             for d in diags.iter().chain(self.stage_diags.iter()) {
-                let p = ([d.position.x, d.position.y], [d.position.x, d.position.y]);
+                let p = diagnostic_box(d);
                 if !diag_region.meets(p) {
                     continue;
                 }
@@ -1090,7 +1085,7 @@ impl Session {
             );
             // Diagnostics lie on or in the feature whose making raised them: those in the dirty
             // region or in a feature that meets it are replaced (`diag_region`, checked above).
-            let at = |d: &Diagnostic| diag_region.meets(([d.position.x, d.position.y], [d.position.x, d.position.y]));
+            let at = |d: &Diagnostic| diag_region.meets(diagnostic_box(d));
             // In place: the few that go leave, the rest stay where they are.
             self.diags_out.extend(self.stage_diags.extract_if(.., |d| at(d)));
             for d in diags.into_iter().filter(|d| at(d)) {
@@ -2049,6 +2044,11 @@ fn own_reach_bits(line: &RoadLine) -> u64 {
     } else {
         0
     }
+}
+
+/// The box of a diagnostic's position (a point).
+fn diagnostic_box(d: &Diagnostic) -> Bbox {
+    ([d.position.x, d.position.y], [d.position.x, d.position.y])
 }
 
 /// The box of a surface's outline; empty for an outline the block stage leaves out.

@@ -1401,9 +1401,10 @@ fn group_polygons(
             // carriageway as the parts of `strip_parts`: a curb that folds, or a ring that
             // crosses itself (an end on a sharp vertex takes the next segment's cross-section),
             // whose lobe of the wrong sign takes away what it overlaps under the non-zero rule.
+            // Also says whether some edge came as parts.
             let strips = |parted: bool| {
                 let mut parts: Vec<Vec<[f64; 2]>> = Vec::new();
-                let mut folded = false;
+                let mut split = false;
                 for &ei in &edges {
                     let e = &g.edges[ei];
                     let (a, b) = (setback[ei][0], e.line.length() - setback[ei][1]);
@@ -1411,7 +1412,7 @@ fn group_polygons(
                     let half = 0.5 * g.roads[e.road].width;
                     let r = strip(&e.line, a, b, half);
                     if parted && !strip_is_plain(&e.line, (a, b), half, &r) {
-                        folded = true;
+                        split = true;
                         let overlap = COINCIDENT_SHARE * settings.tolerance;
                         parts.extend(strip_parts(&e.line, (a, b), half, overlap, [false, false]));
                         continue;
@@ -1420,7 +1421,7 @@ fn group_polygons(
                         parts.push(ccw_contour(&r));
                     }
                 }
-                (parts.into_iter().map(|c| vec![c]), folded)
+                (parts.into_iter().map(|c| vec![c]), split)
             };
             let bases_in = shapes_in.len();
             shapes_in.extend(strips(false).0);
@@ -1429,8 +1430,8 @@ fn group_polygons(
             if union.len() > 1 {
                 // Fallen apart: a strip that folds or crosses itself may have left two bases
                 // apart (where none does, the union would come out the same).
-                let (parted, folded) = strips(true);
-                if folded {
+                let (parted, split) = strips(true);
+                if split {
                     shapes_in.truncate(bases_in);
                     shapes_in.extend(parted);
                     let again = crate::overlay::overlay(&shapes_in, &empty, OverlayRule::Subject, FillRule::NonZero);
