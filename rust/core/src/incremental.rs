@@ -58,7 +58,7 @@ use crate::graph::RoadLine;
 use crate::overlay::{shape, Contour};
 use crate::pipeline::{
     diagnostic_order, first_of_each_id, line_box, network_stage, network_stage_in, prepare_one, skip, sort_diagnostics,
-    union_box, Extents, Memo, Prepared, DUPLICATE_ID, EMPTY_BOX,
+    union_box, Extent, Extents, Memo, Prepared, DUPLICATE_ID, EMPTY_BOX,
 };
 use crate::types::*;
 use crate::{Error, FeatureKind, MeshSink, Settings};
@@ -843,10 +843,13 @@ impl Session {
         let junctions = self.junctions_meeting(&around).into_iter().map(|i| (&self.net.junctions[i].id, i));
         let pieces = self.pieces_meeting(&around).into_iter().map(|i| (&self.net.pieces[i].id, i));
         for (id, b, exts) in junctions
-            .map(|(id, i)| (id, self.junction_box[i], &self.extents.junctions))
-            .chain(pieces.map(|(id, i)| (id, self.piece_box[i], &self.extents.pieces)))
+            .map(|(id, i)| (id, &self.junction_box[i], &self.extents.junctions))
+            .chain(pieces.map(|(id, i)| (id, &self.piece_box[i], &self.extents.pieces)))
         {
-            y.add(grow(exts.get(id).copied().unwrap_or(b), reach));
+            // The box around each extent (trust asks for its boxes one by one): a first window
+            // of the boxes alone is smaller, but is built again on more moves, at more cost.
+            let e = extent_of(exts, id, b);
+            y.add(grow(e.iter().fold(EMPTY_BOX, |acc, x| union_box(acc, *x)), reach));
         }
         let usable = self.road_zone.len();
         let mut local: Option<WindowBuild> = None;
@@ -879,7 +882,7 @@ impl Session {
             }
             let WindowBuild { net: lnet, ext, diags, built, junction_box: ljb, piece_box: lpb } = local.as_ref()?;
             // Trust is judged against the window the roads were taken from.
-            let trusted = |b: Bbox| built.covers(grow(b, reach));
+            let trusted = |e: &[Bbox]| e.iter().all(|b| built.covers(grow(*b, reach)));
             let (mut grew_y, mut grew_z) = (false, false);
             // Junctions and pieces: every one whose old or new version meets the dirty region
             // must be trusted, and one that differs brings both versions into the region.
@@ -902,9 +905,9 @@ impl Session {
                         if suffixed(&f.id) {
                             return None;
                         }
-                        let e = $new_ext.get(&f.id).copied().unwrap_or(nb);
+                        let e = extent_of(&$new_ext, &f.id, &nb);
                         if !trusted(e) {
-                            grew_y |= y.add(grow(e, reach));
+                            grew_y |= add_grown(&mut y, e, reach);
                         } else if old != Some(f) {
                             grew_z |= z.add_outline(&f.polygon);
                             if let Some(o) = old {
@@ -923,9 +926,9 @@ impl Session {
                             return None;
                         }
                         // Gone from the window: trusted only if the window covers where it was.
-                        let e = $exts.get(&o.id).copied().unwrap_or(*ob);
+                        let e = extent_of(&$exts, &o.id, ob);
                         if !trusted(e) {
-                            grew_y |= y.add(grow(e, reach));
+                            grew_y |= add_grown(&mut y, e, reach);
                         } else {
                             grew_z |= z.add_outline(&o.polygon);
                         }
@@ -1008,7 +1011,7 @@ impl Session {
                         // Both lists are in order, and so are the parts of them in the box.
                         let within = |d: &&&Diagnostic| contains(b, diagnostic_box(d));
                         let differ = !new_near.iter().filter(within).eq(old_near.iter().filter(within));
-                        if differ && trusted(ext.junctions.get(&j.id).copied().unwrap_or(b)) {
+                        if differ && trusted(extent_of(&ext.junctions, &j.id, &b)) {
                             diag_region.add(b);
                         }
                     }
@@ -1018,20 +1021,20 @@ impl Session {
             // every such feature, old or new, must be trusted for the diagnostics there (old
             // ones dropped, new ones taken) to be the full build's.
             let local_features = (lnet.junctions.iter().zip(ljb))
-                .map(|(j, b)| (&j.id, *b, &ext.junctions))
-                .chain(lnet.pieces.iter().zip(lpb).map(|(f, b)| (&f.id, *b, &ext.pieces)));
+                .map(|(j, b)| (&j.id, b, &ext.junctions))
+                .chain(lnet.pieces.iter().zip(lpb).map(|(f, b)| (&f.id, b, &ext.pieces)));
             // The old features' boxes are kept: no outline of the whole network is read.
             let old_features = (self.junctions_meeting(&diag_region.boxes).into_iter())
-                .map(|i| (&self.net.junctions[i].id, self.junction_box[i], &self.extents.junctions))
+                .map(|i| (&self.net.junctions[i].id, &self.junction_box[i], &self.extents.junctions))
                 .chain(
                     (self.pieces_meeting(&diag_region.boxes).into_iter())
-                        .map(|i| (&self.net.pieces[i].id, self.piece_box[i], &self.extents.pieces)),
+                        .map(|i| (&self.net.pieces[i].id, &self.piece_box[i], &self.extents.pieces)),
                 );
             // Only a feature whose box meets the region can hold a diagnostic in it.
-            let sources: Vec<(Bbox, Bbox)> = local_features
+            let sources: Vec<(Bbox, &[Bbox])> = local_features
                 .chain(old_features)
-                .filter(|&(_, b, _)| diag_region.meets(b))
-                .map(|(id, b, exts)| (b, exts.get(id).copied().unwrap_or(b)))
+                .filter(|&(_, b, _)| diag_region.meets(*b))
+                .map(|(id, b, exts)| (*b, extent_of(exts, id, b)))
                 .collect();
             for d in diags.iter().chain(self.stage_diags.iter()) {
                 let p = diagnostic_box(d);
@@ -1041,9 +1044,9 @@ impl Session {
                 if !built.covers(grow(p, reach)) {
                     grew_y |= y.add(grow(p, reach));
                 }
-                for (b, e) in &sources {
-                    if contains(*b, p) && !trusted(*e) {
-                        grew_y |= y.add(grow(*e, reach));
+                for &(b, e) in &sources {
+                    if contains(b, p) && !trusted(e) {
+                        grew_y |= add_grown(&mut y, e, reach);
                     }
                 }
             }
@@ -2046,6 +2049,20 @@ fn own_reach_bits(line: &RoadLine) -> u64 {
     }
 }
 
+/// The boxes of a feature's extent, or the box of its surface when none was kept.
+fn extent_of<'a>(exts: &'a BTreeMap<String, Extent>, id: &str, surface: &'a Bbox) -> &'a [Bbox] {
+    exts.get(id).map_or(std::slice::from_ref(surface), Vec::as_slice)
+}
+
+/// Adds each box of an extent, grown by `reach`, to a region; true when the region grew.
+fn add_grown(region: &mut Regions, extent: &[Bbox], reach: f64) -> bool {
+    let mut grew = false;
+    for b in extent {
+        grew |= region.add(grow(*b, reach));
+    }
+    grew
+}
+
 /// The box of a diagnostic's position (a point).
 fn diagnostic_box(d: &Diagnostic) -> Bbox {
     ([d.position.x, d.position.y], [d.position.x, d.position.y])
@@ -2184,20 +2201,20 @@ fn replace<F: Feature>(
     (all, boxes, exts, grid, tally): (
         &mut Vec<F>,
         &mut Vec<Bbox>,
-        &mut BTreeMap<String, Bbox>,
+        &mut BTreeMap<String, Extent>,
         &mut PlacedGrid,
         &mut Tally,
     ),
     local: Vec<(F, Bbox)>,
-    local_ext: &BTreeMap<String, Bbox>,
+    local_ext: &BTreeMap<String, Extent>,
     z: &Regions,
     changed: &mut Regions,
 ) {
     let mut incoming: BTreeMap<String, (F, Bbox)> =
         local.into_iter().filter(|(_, b)| z.meets(*b)).map(|(f, b)| (f.id().to_string(), (f, b))).collect();
-    let fresh = |f: &F, exts: &mut BTreeMap<String, Bbox>| {
+    let fresh = |f: &F, exts: &mut BTreeMap<String, Extent>| {
         if let Some(e) = local_ext.get(f.id()) {
-            exts.insert(f.id().to_string(), *e);
+            exts.insert(f.id().to_string(), e.clone());
         }
     };
     // In place: a feature that changes keeps its slot, and only features that go or come move

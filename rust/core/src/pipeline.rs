@@ -1647,14 +1647,20 @@ const APART_MARGIN: f64 = 1e-3;
 /// extent in about 2^30 steps), so that huge surfaces are judged as that test judges them.
 const APART_SHARE: f64 = 1.0 / (1u64 << 20) as f64;
 
-/// How far the inputs of each junction and road piece reach, by id: a box around its surface
-/// and every road edge it was built from (a junction's arms and inner edges; a piece's edge and
-/// its junctions' extents). Anything that can change a feature lies near its extent.
+/// How far the inputs of each junction and road piece reach, by id (see [`Extent`]). Anything
+/// that can change a feature lies near its extent.
 #[derive(Debug, Default)]
 pub(crate) struct Extents {
-    pub(crate) junctions: BTreeMap<String, Bbox>,
-    pub(crate) pieces: BTreeMap<String, Bbox>,
+    pub(crate) junctions: BTreeMap<String, Extent>,
+    pub(crate) pieces: BTreeMap<String, Extent>,
 }
+
+/// Where a feature's inputs lie: boxes whose union holds its surface and every road edge it was
+/// built from (a junction: the box of its surface and one box per arm and inner edge; a piece:
+/// one box for its edge and the boxes of its junctions' extents). Kept as the boxes, not the
+/// one box around them, which for a junction of long arms or a long piece holds much that is
+/// neither, and would bring it into an update's window.
+pub(crate) type Extent = Vec<Bbox>;
 
 /// The smallest box holding both.
 pub(crate) fn union_box(a: Bbox, b: Bbox) -> Bbox {
@@ -1683,7 +1689,7 @@ struct PieceSpec {
     a: f64,
     b: f64,
     capped: [bool; 2],
-    reach: Bbox,
+    reach: Extent,
 }
 
 /// Stage 6 and the features: junctions and road pieces with their ids.
@@ -1699,7 +1705,7 @@ fn assemble(
     let mut extents = Extents::default();
     // Junction ids: the smallest (road id, position) among the stops of the cluster. Each
     // junction is made in parallel; ids are made unique in group order.
-    let made: Vec<(usize, String, Bbox, Option<Junction>)> = layout
+    let made: Vec<(usize, String, Extent, Option<Junction>)> = layout
         .groups
         .par_iter()
         .map(|(&r, c)| {
@@ -1724,13 +1730,15 @@ fn assemble(
                 Some((id, s)) => format!("j/{}/{:.2}", id, s),
                 None => format!("j/@{:.2},{:.2}", center.x, center.y),
             };
-            let reach = c
-                .arms
-                .iter()
-                .map(|a| a.edge)
-                .chain(c.inner.iter().copied())
-                .map(|ei| line_box(&g.edges[ei].line.pts))
-                .fold(polygon_box(&c.polygon), union_box);
+            let reach: Extent = std::iter::once(polygon_box(&c.polygon))
+                .chain(
+                    c.arms
+                        .iter()
+                        .map(|a| a.edge)
+                        .chain(c.inner.iter().copied())
+                        .map(|ei| line_box(&g.edges[ei].line.pts)),
+                )
+                .collect();
             let mut polygon = c.polygon.clone();
             dedup_ring(&mut polygon.exterior);
             if ring_area(&polygon.exterior) < 0.0 {
@@ -1838,16 +1846,16 @@ fn assemble(
         }
     }
     let extents_j = &extents.junctions;
-    let specs: Vec<PieceSpec> = kept
+    let mut specs: Vec<PieceSpec> = kept
         .into_par_iter()
         .map(|(ei, id, from, to, a, b)| {
             let e = &g.edges[ei];
             let len = e.line.length();
-            let reach = [&from, &to]
-                .into_iter()
-                .flatten()
-                .filter_map(|j| extents_j.get(j))
-                .fold(line_box(&e.line.pts), |acc, b| union_box(acc, *b));
+            // A piece from a junction back to it takes the junction's boxes once.
+            let ends = if from == to { [&from, &None] } else { [&from, &to] };
+            let reach: Extent = std::iter::once(line_box(&e.line.pts))
+                .chain(ends.into_iter().flatten().filter_map(|j| extents_j.get(j)).flatten().copied())
+                .collect();
             // A mouth exactly halfway along its arm is where `unbury_mouths` stopped a march
             // that had another junction waiting at the far end, whether or not its corners
             // were out (the setback compared with half the arm's length as the march computed
@@ -1862,8 +1870,8 @@ fn assemble(
             PieceSpec { edge: ei, id, from, to, a, b, capped, reach }
         })
         .collect();
-    for sp in &specs {
-        extents.pieces.insert(sp.id.clone(), sp.reach);
+    for sp in &mut specs {
+        extents.pieces.insert(sp.id.clone(), std::mem::take(&mut sp.reach));
     }
     let capped: BTreeMap<String, [bool; 2]> =
         specs.iter().filter(|sp| sp.capped.iter().any(|&c| c)).map(|sp| (sp.id.clone(), sp.capped)).collect();
