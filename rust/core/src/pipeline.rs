@@ -2552,3 +2552,48 @@ mod memo_tests {
         assert!(bases.values().all(|b| b.1.load(Ordering::Relaxed) + 1 == build));
     }
 }
+
+#[cfg(test)]
+mod extent_tests {
+    use super::*;
+    use crate::types::test_road as road;
+
+    fn holds(b: &Bbox, p: (f64, f64)) -> bool {
+        b.0[0] <= p.0 && p.0 <= b.1[0] && b.0[1] <= p.1 && p.1 <= b.1[1]
+    }
+
+    /// A T of long roads: the junction's extent holds its surface and every point of its arms,
+    /// and a piece's holds its own edge and its junction's boxes, while neither holds the
+    /// empty square between the arms, which the one box around them would.
+    #[test]
+    fn extents_hold_their_inputs_and_not_the_space_between() {
+        let settings = Settings::default();
+        let mut roads =
+            vec![road("a", 8.0, &[(-200.0, 0.0), (200.0, 0.0)]), road("b", 8.0, &[(0.0, 0.0), (0.0, 200.0)])];
+        roads.sort_by(|x, y| x.id.cmp(&y.id));
+        let lines: Vec<RoadLine> = roads.iter().filter_map(|r| prepare_one(r, &settings).ok()).collect();
+        let (net, ext) = network_stage(lines, &settings, &mut Vec::new(), None);
+        assert_eq!(net.junctions.len(), 1);
+        let j = &net.junctions[0];
+        let je = &ext.junctions[&j.id];
+        // The surface box and one box per arm.
+        assert_eq!(je.len(), 4, "{je:?}");
+        assert_eq!(je[0], polygon_box(&j.polygon));
+        let on_roads = [(-200.0, 0.0), (-100.0, 0.0), (100.0, 0.0), (200.0, 0.0), (0.0, 100.0), (0.0, 200.0)];
+        for p in on_roads {
+            assert!(je.iter().any(|b| holds(b, p)), "{p:?} is in no box of the junction's extent {je:?}");
+        }
+        let between = (150.0, 150.0);
+        assert!(!je.iter().any(|b| holds(b, between)));
+        assert_eq!(net.pieces.len(), 3);
+        for piece in &net.pieces {
+            let pe = &ext.pieces[&piece.id];
+            assert!(je.iter().all(|b| pe.contains(b)), "{}: {pe:?} lacks a box of {je:?}", piece.id);
+            // Its edge first: the middle of a straight piece lies on it.
+            let (lo, hi) = polygon_box(&piece.polygon);
+            assert!(holds(&pe[0], (0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]))), "{}: {pe:?}", piece.id);
+            assert_eq!(pe.len(), 1 + je.len());
+            assert!(!pe.iter().any(|b| holds(b, between)), "{}: {pe:?}", piece.id);
+        }
+    }
+}
