@@ -2705,3 +2705,85 @@ fn three_loops_and_a_road_of_seed_2297_keep_every_mouth() {
     ]);
     check_all("closed loops", &input);
 }
+
+/// Property seed 2555 (`random_splines_hold_every_invariant`): three splines; the mouth of
+/// `s2`'s piece from 10.70 m must be a vertex of junction `j/s0/369.67`. A known failure
+/// (`s2` runs along `s0`, over it, into a merged junction of ten arms built from the union of
+/// its arms; docs/ROBUSTNESS.md, "Known failures").
+#[test]
+#[ignore = "known failure: docs/ROBUSTNESS.md, property seed 2555"]
+fn three_splines_of_seed_2555_keep_every_mouth() {
+    let c = PointKind::Curve;
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                7.057786926619546,
+                vec![
+                    sp(232.59199684734833, 246.79122912739146, c),
+                    sp(178.81919039804896, 0.0, c),
+                    sp(59.408433629334596, 253.96917399701093, c),
+                    sp(257.70328927320844, 47.1008959075602, c),
+                ],
+            ),
+            spline(
+                "s1",
+                6.518550951360127,
+                vec![sp(277.7047413065348, 272.4896978808805, c), sp(35.537915297482506, 22.082812852168065, c)],
+            ),
+            spline(
+                "s2",
+                4.387736227079197,
+                vec![
+                    sp(118.33212849177185, 92.78339395169604, c),
+                    sp(39.661927466692596, 219.49948790308113, c),
+                    sp(155.91057650519986, 14.029788718784959, c),
+                    sp(19.002598454901403, 252.32042959468697, c),
+                ],
+            ),
+        ],
+    };
+    check_all("random splines", &input);
+}
+
+/// Property seed 2714 (`random_splines_hold_every_invariant`): three splines, `s0` turning
+/// sharply at a linear point; the mouth of `s0`'s piece from 241.77 m must be a vertex of
+/// junction `j/s0/241.77`. A known failure (the mouth lies within a half-width of the sharp
+/// corner; docs/ROBUSTNESS.md, "Known failures").
+#[test]
+#[ignore = "known failure: docs/ROBUSTNESS.md, property seed 2714"]
+fn three_splines_of_seed_2714_keep_every_mouth() {
+    let (l, c) = (PointKind::Linear, PointKind::Curve);
+    let input = Input {
+        roads: vec![
+            spline(
+                "s0",
+                10.170671967317837,
+                vec![
+                    sp(13.933096083422615, 230.74207321579811, c),
+                    sp(271.3695530508932, 211.777618524243, l),
+                    sp(176.94690063033877, 129.01894157003744, c),
+                ],
+            ),
+            spline(
+                "s1",
+                9.817767635764469,
+                vec![
+                    sp(228.81762175106172, 276.83976316088496, l),
+                    sp(286.09682060523625, 296.08160349190223, c),
+                    sp(150.8138836684386, 39.68986793325844, c),
+                ],
+            ),
+            spline(
+                "s2",
+                4.545754959761438,
+                vec![
+                    sp(168.26243645338369, 13.184471873597703, c),
+                    sp(279.5432826791509, 210.84059175744494, c),
+                    sp(123.56518271225418, 277.5830570321366, c),
+                ],
+            ),
+        ],
+    };
+    check_all("random splines", &input);
+}
