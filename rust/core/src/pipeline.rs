@@ -2568,8 +2568,7 @@ mod extent_tests {
     #[test]
     fn extents_hold_their_inputs_and_not_the_space_between() {
         let settings = Settings::default();
-        let mut roads =
-            vec![road("a", 8.0, &[(-200.0, 0.0), (200.0, 0.0)]), road("b", 8.0, &[(0.0, 0.0), (0.0, 200.0)])];
+        let mut roads = [road("a", 8.0, &[(-200.0, 0.0), (200.0, 0.0)]), road("b", 8.0, &[(0.0, 0.0), (0.0, 200.0)])];
         roads.sort_by(|x, y| x.id.cmp(&y.id));
         let lines: Vec<RoadLine> = roads.iter().filter_map(|r| prepare_one(r, &settings).ok()).collect();
         let (net, ext) = network_stage(lines, &settings, &mut Vec::new(), None);
