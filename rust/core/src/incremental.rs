@@ -8,8 +8,8 @@
 //!
 //! ## How a region is re-solved
 //! Every feature of the network depends only on the roads near it. The pipeline reports each
-//! junction's and road piece's *extent*: a box around its surface and every road edge it was
-//! built from. Roads influence each other only within the *reach* (twice the widest road, twice
+//! junction's and road piece's *extent*: boxes around every road edge it was built from and, for
+//! a junction, around its surface. Roads influence each other only within the *reach* (twice the widest road, twice
 //! the largest corner radius, the snap and merge distances), so a feature built from a subset of
 //! the roads is exactly the feature of the whole network when every road within the reach of its
 //! extent is in the subset: it is *trusted*.
@@ -2214,7 +2214,13 @@ fn replace<F: Feature>(
         local.into_iter().filter(|(_, b)| z.meets(*b)).map(|(f, b)| (f.id().to_string(), (f, b))).collect();
     let fresh = |f: &F, exts: &mut BTreeMap<String, Extent>| {
         if let Some(e) = local_ext.get(f.id()) {
-            exts.insert(f.id().to_string(), e.clone());
+            match exts.get_mut(f.id()) {
+                Some(kept) if kept == e => {}
+                Some(kept) => kept.clone_from(e),
+                None => {
+                    exts.insert(f.id().to_string(), e.clone());
+                }
+            }
         }
     };
     // In place: a feature that changes keeps its slot, and only features that go or come move
@@ -2224,7 +2230,9 @@ fn replace<F: Feature>(
     for i in meeting(grid, boxes, &z.boxes) {
         let f = &all[i];
         match incoming.remove(f.id()) {
-            Some((n, _)) if n == *f => {}
+            // The same feature, but its inputs may have moved (an arm edge cut shorter or
+            // longer far away): the window's extent, trusted as every feature here is, is kept.
+            Some((n, _)) if n == *f => fresh(&n, exts),
             Some((n, nb)) => {
                 changes.changed.push((kind, n.id().to_string()));
                 ends_of(f, changes);

@@ -1655,11 +1655,13 @@ pub(crate) struct Extents {
     pub(crate) pieces: BTreeMap<String, Extent>,
 }
 
-/// Where a feature's inputs lie: boxes whose union holds its surface and every road edge it was
-/// built from (a junction: the box of its surface and one box per arm and inner edge; a piece:
-/// one box for its edge and the boxes of its junctions' extents). Kept as the boxes, not the
-/// one box around them, which for a junction of long arms or a long piece holds much that is
-/// neither, and would bring it into an update's window.
+/// Where a feature's inputs lie: boxes around every road edge it was built from and, for a
+/// junction, around its surface (a junction: the box of its surface and one box per arm and
+/// inner edge; a piece: one box for its edge and the boxes of its junctions' extents, each box
+/// once). A piece's surface reaches half its width past its edge's box, within the reach an
+/// update grows an extent by. Kept as the boxes, not the one box around them, which for a
+/// junction of long arms or a long piece holds much that is neither, and would bring it into
+/// an update's window.
 pub(crate) type Extent = Vec<Bbox>;
 
 /// The smallest box holding both.
@@ -1853,9 +1855,13 @@ fn assemble(
             let len = e.line.length();
             // A piece from a junction back to it takes the junction's boxes once.
             let ends = if from == to { [&from, &None] } else { [&from, &to] };
-            let reach: Extent = std::iter::once(line_box(&e.line.pts))
-                .chain(ends.into_iter().flatten().filter_map(|j| extents_j.get(j)).flatten().copied())
-                .collect();
+            // The piece's edge is an arm of each of its junctions: its box is kept once.
+            let mut reach: Extent = vec![line_box(&e.line.pts)];
+            for &b in ends.into_iter().flatten().filter_map(|j| extents_j.get(j)).flatten() {
+                if !reach.contains(&b) {
+                    reach.push(b);
+                }
+            }
             // A mouth exactly halfway along its arm is where `unbury_mouths` stopped a march
             // that had another junction waiting at the far end, whether or not its corners
             // were out (the setback compared with half the arm's length as the march computed
@@ -2591,7 +2597,9 @@ mod extent_tests {
             // Its edge first: the middle of a straight piece lies on it.
             let (lo, hi) = polygon_box(&piece.polygon);
             assert!(holds(&pe[0], (0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]))), "{}: {pe:?}", piece.id);
-            assert_eq!(pe.len(), 1 + je.len());
+            // The piece's edge is an arm of the junction: its box is there once.
+            assert!(je.contains(&pe[0]), "{}: {pe:?}", piece.id);
+            assert_eq!(pe.len(), je.len(), "{}: {pe:?}", piece.id);
             assert!(!pe.iter().any(|b| holds(b, between)), "{}: {pe:?}", piece.id);
         }
     }
