@@ -848,8 +848,7 @@ impl Session {
         {
             // The box around each extent (trust asks for its boxes one by one): a first window
             // of the boxes alone is smaller, but is built again on more moves, at more cost.
-            let e = extent_of(exts, id, b);
-            y.add(grow(e.iter().fold(EMPTY_BOX, |acc, x| union_box(acc, *x)), reach));
+            y.add(grow(union_of(extent_of(exts, id, b)), reach));
         }
         let usable = self.road_zone.len();
         let mut local: Option<WindowBuild> = None;
@@ -1001,11 +1000,10 @@ impl Session {
                     let p = diagnostic_box(d);
                     d.code == DiagnosticCode::RadiusReduced && contains(bound, p) && !diag_region.meets(p)
                 };
-                let order = |a: &&Diagnostic, b: &&Diagnostic| crate::pipeline::diagnostic_order(a, b);
                 let mut old_near: Vec<&Diagnostic> = self.stage_diags.iter().filter(corner_near).collect();
                 let mut new_near: Vec<&Diagnostic> = diags.iter().filter(corner_near).collect();
-                old_near.sort_by(order);
-                new_near.sort_by(order);
+                old_near.sort_by(|a, b| diagnostic_order(a, b));
+                new_near.sort_by(|a, b| diagnostic_order(a, b));
                 if !(old_near.is_empty() && new_near.is_empty()) {
                     for (j, &b) in lnet.junctions.iter().zip(ljb.iter()) {
                         // Both lists are in order, and so are the parts of them in the box.
@@ -2213,14 +2211,8 @@ fn replace<F: Feature>(
     let mut incoming: BTreeMap<String, (F, Bbox)> =
         local.into_iter().filter(|(_, b)| z.meets(*b)).map(|(f, b)| (f.id().to_string(), (f, b))).collect();
     let fresh = |f: &F, exts: &mut BTreeMap<String, Extent>| {
-        if let Some(e) = local_ext.get(f.id()) {
-            match exts.get_mut(f.id()) {
-                Some(kept) if kept == e => {}
-                Some(kept) => kept.clone_from(e),
-                None => {
-                    exts.insert(f.id().to_string(), e.clone());
-                }
-            }
+        if let Some(e) = local_ext.get(f.id()).filter(|&e| exts.get(f.id()) != Some(e)) {
+            exts.insert(f.id().to_string(), e.clone());
         }
     };
     // In place: a feature that changes keeps its slot, and only features that go or come move

@@ -1853,11 +1853,10 @@ fn assemble(
         .map(|(ei, id, from, to, a, b)| {
             let e = &g.edges[ei];
             let len = e.line.length();
-            // A piece from a junction back to it takes the junction's boxes once.
-            let ends = if from == to { [&from, &None] } else { [&from, &to] };
-            // The piece's edge is an arm of each of its junctions: its box is kept once.
+            // The piece's edge is an arm of each of its junctions (and a piece from a junction
+            // back to it meets that junction twice): each box is kept once.
             let mut reach: Extent = vec![line_box(&e.line.pts)];
-            for &b in ends.into_iter().flatten().filter_map(|j| extents_j.get(j)).flatten() {
+            for &b in [&from, &to].into_iter().flatten().filter_map(|j| extents_j.get(j)).flatten() {
                 if !reach.contains(&b) {
                     reach.push(b);
                 }
