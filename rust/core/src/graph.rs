@@ -136,17 +136,25 @@ impl Meetings {
             list[next[i]] = j;
             next[i] += 1;
         }
+        // Each box's row sorted on its own, the rows side by side.
+        let mut rows: Vec<&mut [usize]> = Vec::with_capacity(n);
+        let mut rest: &mut [usize] = &mut list;
         for i in 0..n {
-            list[starts[i]..starts[i + 1]].sort_unstable();
+            let (row, tail) = std::mem::take(&mut rest).split_at_mut(starts[i + 1] - starts[i]);
+            rows.push(row);
+            rest = tail;
         }
+        rows.into_par_iter().for_each(|row| row.sort_unstable());
         Self { starts, list }
     }
 
-    /// From each box's indices in turn.
-    fn from_rows(rows: impl Iterator<Item = Vec<usize>>) -> Self {
-        let mut m = Self { starts: vec![0], list: Vec::new() };
-        for mut row in rows {
-            row.sort_unstable();
+    /// From each box's indices in turn (each row sorted here, the rows side by side).
+    fn from_rows(mut rows: Vec<Vec<usize>>) -> Self {
+        rows.par_iter_mut().for_each(|row| row.sort_unstable());
+        let mut m = Self { starts: Vec::with_capacity(rows.len() + 1), list: Vec::new() };
+        m.starts.push(0);
+        m.list.reserve(rows.iter().map(Vec::len).sum());
+        for row in rows {
             m.list.extend(row);
             m.starts.push(m.list.len());
         }
@@ -180,12 +188,18 @@ pub(crate) fn meeting_from(boxes: &[Box2]) -> Meetings {
         return out;
     }
     let tree = box_tree(boxes);
-    Meetings::from_rows(boxes.iter().enumerate().map(|(i, b)| {
-        // The tree takes an inverted box (one that meets nothing) for the box between
-        // its corners: only the boxes that really meet are kept.
-        let meets = |&j: &usize| j >= i && boxes_meet(b, &boxes[j]);
-        tree.locate_in_envelope_intersecting(aabb(b)).map(|e| e.data).filter(meets).collect()
-    }))
+    Meetings::from_rows(
+        boxes
+            .par_iter()
+            .enumerate()
+            .map(|(i, b)| {
+                // The tree takes an inverted box (one that meets nothing) for the box between
+                // its corners: only the boxes that really meet are kept.
+                let meets = |&j: &usize| j >= i && boxes_meet(b, &boxes[j]);
+                tree.locate_in_envelope_intersecting(aabb(b)).map(|e| e.data).filter(meets).collect()
+            })
+            .collect(),
+    )
 }
 
 /// The sweep of [`meeting_from`]; `None` when it would make more than `budget` comparisons.
@@ -343,9 +357,15 @@ fn meeting_of(queries: &[Box2], boxes: &[Box2]) -> Meetings {
         return out;
     }
     let tree = box_tree(boxes);
-    Meetings::from_rows(queries.iter().map(|q| {
-        tree.locate_in_envelope_intersecting(aabb(q)).map(|e| e.data).filter(|&j| boxes_meet(q, &boxes[j])).collect()
-    }))
+    Meetings::from_rows(
+        queries
+            .par_iter()
+            .map(|q| {
+                let meets = |&j: &usize| boxes_meet(q, &boxes[j]);
+                tree.locate_in_envelope_intersecting(aabb(q)).map(|e| e.data).filter(meets).collect()
+            })
+            .collect(),
+    )
 }
 
 /// The sweep of [`meeting_of`]; `None` when it would make more than `budget` comparisons.

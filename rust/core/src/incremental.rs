@@ -874,7 +874,8 @@ impl Session {
                 let window = y.clone();
                 let focus = |b: Bbox| window.meets(b);
                 self.memo.next_build(MEMO_LIMIT_PER_ROAD * self.prepared.len());
-                let (net, ext) = network_stage_in(lines, &self.settings, &mut diags, Some(&focus), Some(&self.memo));
+                let (net, ext) =
+                    network_stage_in(lines, &self.settings, &mut diags, Some(&focus), Some(&self.memo), true);
                 let junction_box = net.junctions.iter().map(|j| surface_box(&j.polygon)).collect();
                 let piece_box = net.pieces.iter().map(|p| surface_box(&p.polygon)).collect();
                 local = Some(WindowBuild { net, ext, diags, built: y.clone(), junction_box, piece_box });

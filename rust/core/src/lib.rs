@@ -49,6 +49,14 @@ pub(crate) fn in_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     rayon::scope(|_| op())
 }
 
+/// Frees `t` on a worker of the pool, beside the caller's next work: the intermediate results
+/// of a stage (a city's graph, every junction's bases) take milliseconds to free, which the
+/// caller would otherwise spend on one core while the other waits. Freeing has no effect on
+/// any output.
+pub(crate) fn drop_aside<T: Send + 'static>(t: T) {
+    rayon::spawn(move || drop(t));
+}
+
 /// [`in_pool`] for short calls made of many small parallel loops (an incremental update):
 /// every other worker of the pool stays on the call until it ends, taking the loops' work as
 /// soon as it is there (`rayon::yield_now`), instead of falling asleep between loops and

@@ -43,7 +43,7 @@ pub fn build(input: &Input, settings: &Settings) -> Result<Network, Error> {
     crate::in_pool(|| {
         let mut diags = Vec::new();
         let roads = prepare_roads(input, settings, &mut diags)?;
-        let (mut net, _) = network_stage(roads, settings, &mut diags, None);
+        let mut net = network_only(roads, settings, &mut diags);
         net.blocks = extract_blocks(&net, settings, &mut diags);
         sort_diagnostics(&mut diags);
         net.diagnostics = diags;
@@ -59,7 +59,7 @@ pub fn build_with_meshes(input: &Input, settings: &Settings, sink: &mut dyn Mesh
     let (net, meshes) = crate::in_pool(|| {
         let mut diags = Vec::new();
         let roads = prepare_roads(input, settings, &mut diags)?;
-        let (mut net, _) = network_stage(roads, settings, &mut diags, None);
+        let mut net = network_only(roads, settings, &mut diags);
         let ((blocks, block_diags), surfaces) = rayon::join(
             || {
                 let mut d = Vec::new();
@@ -103,7 +103,12 @@ pub(crate) fn network_stage(
     diags: &mut Vec<Diagnostic>,
     memo: Option<&Memo>,
 ) -> (Network, Extents) {
-    network_stage_in(roads, settings, diags, None, memo)
+    network_stage_in(roads, settings, diags, None, memo, true)
+}
+
+/// [`network_stage`] for a build that keeps nothing for later updates: no extents, no memo.
+fn network_only(roads: Vec<RoadLine>, settings: &Settings, diags: &mut Vec<Diagnostic>) -> Network {
+    network_stage_in(roads, settings, diags, None, None, false).0
 }
 
 /// Which boxes a partial build must get right: a junction whose every node lies outside it is
@@ -112,13 +117,15 @@ pub(crate) fn network_stage(
 /// and its extent says so: it reaches the junction's nodes.
 pub(crate) type Focus<'a> = &'a dyn Fn(Bbox) -> bool;
 
-/// [`network_stage`], building only what meets `focus` (everything without one).
+/// [`network_stage`], building only what meets `focus` (everything without one); the extents
+/// only `with_extents` (empty without).
 pub(crate) fn network_stage_in(
     roads: Vec<RoadLine>,
     settings: &Settings,
     diags: &mut Vec<Diagnostic>,
     focus: Option<Focus<'_>>,
     memo: Option<&Memo>,
+    with_extents: bool,
 ) -> (Network, Extents) {
     let (graph, mut uf) = build_graph(roads, settings, diags);
     let node_in = |n: usize| {
@@ -131,7 +138,9 @@ pub(crate) fn network_stage_in(
         (None, None) => focus.is_none_or(|f| f(line_box(&e.line.pts))),
         (a, b) => a.is_some_and(node_in) || b.is_some_and(node_in),
     };
-    assemble(&graph, &layout, settings, &edge_in, diags, memo)
+    let out = assemble(&graph, &layout, settings, &edge_in, diags, memo, with_extents);
+    crate::drop_aside((graph, layout, uf));
+    out
 }
 
 pub(crate) fn skip(
@@ -227,7 +236,7 @@ fn prepare_roads(input: &Input, settings: &Settings, diags: &mut Vec<Diagnostic>
     // pair, node and edge numbering, union-find roots, arm order at equal angles, the order of
     // polygons handed to the booleans) is broken by road index, so the index must come from
     // the id, never from where the road stood in the input. Ids are unique by now.
-    roads.sort_by(|a, b| a.id.cmp(&b.id));
+    roads.par_sort_unstable_by(|a, b| a.id.cmp(&b.id));
     Ok(roads)
 }
 
@@ -236,7 +245,8 @@ pub(crate) const DUPLICATE_ID: &str = "another road has the same id";
 
 /// For each road, whether it is the first with its id (later ones are left out).
 pub(crate) fn first_of_each_id(roads: &[Road]) -> Vec<bool> {
-    let mut seen = BTreeSet::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    seen.reserve(roads.len());
     roads.iter().map(|r| seen.insert(r.id.as_str())).collect()
 }
 
@@ -422,23 +432,23 @@ fn settle_junctions(
         }
         // A base that was not built again has the members and result it had when it was
         // last looked at here: only the bases just built can move an edge inside.
-        let mut forced: Vec<(usize, usize)> = Vec::new();
-        for &b in &todo {
-            let (r, base) = (roots[b], &bases[b]);
-            let Some(o) = &outs[b] else { continue };
-            for (i, a) in base.arms.iter().enumerate() {
-                let e = &g.edges[a.edge];
-                if !a.at_start || ends(e).1 != Some(r) {
-                    continue;
-                }
-                let j = base.arms.iter().position(|x| *x == ArmRef { edge: a.edge, at_start: false });
-                let sb = o.setbacks.get(i).copied().unwrap_or(0.0)
-                    + j.and_then(|j| o.setbacks.get(j).copied()).unwrap_or(0.0);
-                if sb - e.line.length() > COINCIDENT_SHARE * settings.tolerance {
-                    forced.push((b, a.edge));
-                }
-            }
-        }
+        let forced: Vec<(usize, usize)> = todo
+            .par_iter()
+            .flat_map_iter(|&b| {
+                let (r, base) = (roots[b], &bases[b]);
+                let o = outs[b].as_ref();
+                base.arms.iter().enumerate().filter_map(move |(i, a)| {
+                    let (o, e) = (o?, &g.edges[a.edge]);
+                    if !a.at_start || ends(e).1 != Some(r) {
+                        return None;
+                    }
+                    let j = base.arms.iter().position(|x| *x == ArmRef { edge: a.edge, at_start: false });
+                    let sb = o.setbacks.get(i).copied().unwrap_or(0.0)
+                        + j.and_then(|j| o.setbacks.get(j).copied()).unwrap_or(0.0);
+                    (sb - e.line.length() > COINCIDENT_SHARE * settings.tolerance).then_some((b, a.edge))
+                })
+            })
+            .collect();
         rounds_left -= 1;
         if forced.is_empty() || rounds_left == 0 {
             break;
@@ -487,22 +497,24 @@ fn settle_junctions(
     let mut rounds_left = bases.roots.len() + 1;
     // Surfaces by member bases: a group that did not change keeps its surface, and two groups
     // that did not change were already found apart.
-    let mut cache: BTreeMap<Vec<usize>, Polygon> = BTreeMap::new();
+    let mut cache: GroupSurfaces = GroupSurfaces::default();
     loop {
-        let (polys, fresh) =
+        let (surface_keys, fresh) =
             group_polygons(g, &bases, &base_root, &mut guf, &base_internal, &setback, settings, &mut cache, memo);
-        let keys: Vec<usize> = polys.keys().copied().collect();
-        let shapes: Vec<&Polygon> = polys.values().collect();
+        let (keys, shapes): (Vec<usize>, Vec<&Polygon>) =
+            surface_keys.iter().filter_map(|(gr, k)| cache.get(k).map(|p| (*gr, p))).unzip();
         let changed: Vec<bool> = keys.iter().map(|k| fresh.contains(k)).collect();
         let mut joined = false;
-        for (a, b) in overlapping(&shapes, &changed, memo) {
+        let pairs = overlapping(&shapes, &changed, memo);
+        for &(a, b) in &pairs {
             joined |= guf.union(keys[a], keys[b]);
-            overlap_diagnostic(shapes[a], shapes[b], diags);
         }
+        diags.extend(overlap_diagnostics(&pairs, &shapes));
         rounds_left -= 1;
         if joined && rounds_left > 0 {
             continue;
         }
+        let polys = surface_keys.into_iter().filter_map(|(gr, k)| cache.remove(&k).map(|p| (gr, p))).collect();
         let mut layout = finish_layout(g, &bases, &base_root, &mut guf, base_internal, setback, polys);
         let mut only: Option<BTreeSet<usize>> = None;
         // The carriageway an arm gives up to unbury its mouth may reach into another group's
@@ -531,12 +543,13 @@ fn settle_junctions(
                 }
             }
             if pairs.is_empty() && bridges.is_empty() {
+                crate::drop_aside((bases, cache));
                 return layout;
             }
             for &(a, b) in &pairs {
                 guf.union(keys[a], keys[b]);
-                overlap_diagnostic(shapes[a], shapes[b], diags);
             }
+            diags.extend(overlap_diagnostics(&pairs, &shapes));
             for &ei in bridges.keys() {
                 let e = &g.edges[ei];
                 if let (Some(n0), Some(n1)) = (e.n0, e.n1) {
@@ -561,11 +574,33 @@ fn join_groups(
     bridges: &BTreeMap<usize, Vec<Point>>,
     settings: &Settings,
 ) -> BTreeSet<usize> {
-    let old = std::mem::take(&mut layout.groups);
-    let mut parts: BTreeMap<usize, Vec<Group>> = BTreeMap::new();
-    for (r, gr) in old {
-        parts.entry(guf.find(r)).or_default().push(gr);
+    // Only the groups that joined another or hold a bridged arm change: the others stay where
+    // they are, untouched (a round joins a handful of a city's thousands).
+    let bridged: Vec<usize> = if bridges.is_empty() {
+        Vec::new()
+    } else {
+        let holds = |gr: &Group| gr.arms.iter().any(|a| bridges.contains_key(&a.edge));
+        layout.groups.iter().filter(|(_, gr)| holds(gr)).map(|(&r, _)| r).collect()
+    };
+    // The old roots of each changed group (its own among them), ascending.
+    let mut roots: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for &r in layout.groups.keys() {
+        let root = guf.find(r);
+        if root != r {
+            roots.entry(root).or_default().push(r);
+        }
     }
+    for r in bridged {
+        roots.entry(guf.find(r)).or_default();
+    }
+    let parts: Vec<(usize, Vec<Group>)> = roots
+        .into_iter()
+        .map(|(root, mut old)| {
+            old.push(root);
+            old.sort_unstable();
+            (root, old.iter().filter_map(|r| layout.groups.remove(r)).collect())
+        })
+        .collect();
     for root in &mut layout.group_of {
         *root = guf.find(*root);
     }
@@ -659,16 +694,21 @@ fn needs_more_of(g: &Graph, e: &crate::graph::Edge) -> Diagnostic {
     }
 }
 
+/// The diagnostics of [`overlap_diagnostic`] for the `pairs` of `shapes` (by index), in order.
+fn overlap_diagnostics(pairs: &[(usize, usize)], shapes: &[&Polygon]) -> Vec<Diagnostic> {
+    pairs.par_iter().map(|&(a, b)| overlap_diagnostic(shapes[a], shapes[b])).collect()
+}
+
 /// One diagnostic per overlapping pair, halfway between the two surfaces' centres: neither
 /// which pair comes first nor which of the two is `a` may show.
-fn overlap_diagnostic(a: &Polygon, b: &Polygon, diags: &mut Vec<Diagnostic>) {
+fn overlap_diagnostic(a: &Polygon, b: &Polygon) -> Diagnostic {
     let (ma, mb) = (mean(a.exterior.iter().copied()), mean(b.exterior.iter().copied()));
-    diags.push(Diagnostic {
+    Diagnostic {
         code: DiagnosticCode::JunctionsMerged,
         position: ma.lerp(mb, 0.5),
         road: None,
         message: "two junction surfaces overlapped: merged into one".into(),
-    });
+    }
 }
 
 /// Results of the costliest steps of junction building, kept between the builds of one
@@ -906,10 +946,12 @@ fn unbury_mouths(
     // Groups are independent (an arm's end belongs to one group): each works on its own and
     // reports the setbacks it moved.
     let setback = &layout.setback;
-    let results: Vec<(usize, Polygon, Moved, Vec<usize>)> = layout
-        .groups
-        .par_iter()
-        .filter(|(root, _)| only.is_none_or(|o| o.contains(root)))
+    let todo: Vec<(&usize, &Group)> = match only {
+        Some(o) => o.iter().filter_map(|r| layout.groups.get_key_value(r)).collect(),
+        None => layout.groups.iter().collect(),
+    };
+    let results: Vec<(usize, Polygon, Moved, Vec<usize>)> = todo
+        .into_par_iter()
         .map(|(&root, group)| {
             let arms = &group.arms;
             let end_of = |a: &ArmRef| if a.at_start { 0 } else { 1 };
@@ -1346,8 +1388,15 @@ fn group_internal(g: &Graph, base_root: &[usize], guf: &mut UnionFind, base_inte
 /// A group's bases (by root) and the edges that join them.
 type GroupMembers = (Vec<usize>, Vec<usize>);
 
+/// Group surfaces by the roots of their bases (ascending), kept between the rounds of
+/// [`settle_junctions`].
+type GroupSurfaces = HashMap<Vec<usize>, Polygon, rustc_hash::FxBuildHasher>;
+
 /// The surface of every group: a base's outline, or for a group of several bases the union of
-/// their outlines and of the edges that join them (holes kept where they are blocks).
+/// their outlines and of the edges that join them (holes kept where they are blocks). Each
+/// surface is kept in `cache` under the group's bases; what is returned is, by group, that key
+/// (a group that did not change since an earlier round finds its surface there, and no surface
+/// is copied), and the groups whose surfaces were made in this call.
 #[allow(clippy::too_many_arguments)]
 fn group_polygons(
     g: &Graph,
@@ -1357,9 +1406,9 @@ fn group_polygons(
     base_internal: &[bool],
     setback: &[[f64; 2]],
     settings: &Settings,
-    cache: &mut BTreeMap<Vec<usize>, Polygon>,
+    cache: &mut GroupSurfaces,
     memo: Option<&Memo>,
-) -> (BTreeMap<usize, Polygon>, BTreeSet<usize>) {
+) -> (BTreeMap<usize, Vec<usize>>, BTreeSet<usize>) {
     let internal = group_internal(g, base_root, guf, base_internal);
     let mut members: BTreeMap<usize, GroupMembers> = BTreeMap::new();
     for &r in &bases.roots {
@@ -1447,15 +1496,10 @@ fn group_polygons(
             (gr, brs, poly)
         })
         .collect();
-    let mut out: BTreeMap<usize, Polygon> = BTreeMap::new();
-    for (gr, (brs, _)) in known {
-        if let Some(p) = cache.get(&brs) {
-            out.insert(gr, p.clone());
-        }
-    }
+    let mut out: BTreeMap<usize, Vec<usize>> = known.into_iter().map(|(gr, (brs, _))| (gr, brs)).collect();
     for (gr, brs, poly) in computed {
-        out.insert(gr, poly.clone());
-        cache.insert(brs, poly);
+        cache.insert(brs.clone(), poly);
+        out.insert(gr, brs);
     }
     (out, fresh)
 }
@@ -1702,6 +1746,7 @@ fn assemble(
     edge_in: &dyn Fn(&crate::graph::Edge) -> bool,
     diags: &mut Vec<Diagnostic>,
     memo: Option<&Memo>,
+    with_extents: bool,
 ) -> (Network, Extents) {
     let tolerance = settings.tolerance;
     let mut extents = Extents::default();
@@ -1732,15 +1777,19 @@ fn assemble(
                 Some((id, s)) => format!("j/{}/{:.2}", id, s),
                 None => format!("j/@{:.2},{:.2}", center.x, center.y),
             };
-            let reach: Extent = std::iter::once(polygon_box(&c.polygon))
-                .chain(
-                    c.arms
-                        .iter()
-                        .map(|a| a.edge)
-                        .chain(c.inner.iter().copied())
-                        .map(|ei| line_box(&g.edges[ei].line.pts)),
-                )
-                .collect();
+            let reach: Extent = if !with_extents {
+                Vec::new()
+            } else {
+                std::iter::once(polygon_box(&c.polygon))
+                    .chain(
+                        c.arms
+                            .iter()
+                            .map(|a| a.edge)
+                            .chain(c.inner.iter().copied())
+                            .map(|ei| line_box(&g.edges[ei].line.pts)),
+                    )
+                    .collect()
+            };
             let mut polygon = c.polygon.clone();
             dedup_ring(&mut polygon.exterior);
             if ring_area(&polygon.exterior) < 0.0 {
@@ -1762,7 +1811,9 @@ fn assemble(
     for (r, base, reach, junction) in made {
         let id = unique(base, &mut used);
         jid.insert(r, id.clone());
-        extents.junctions.insert(id.clone(), reach);
+        if with_extents {
+            extents.junctions.insert(id.clone(), reach);
+        }
         if let Some(mut j) = junction {
             j.id = id;
             junctions.push(j);
@@ -1799,11 +1850,16 @@ fn assemble(
             Some((ei, from, to, a, b, format!("r/{}/{:.2}", g.roads[e.road].id, e.s0)))
         })
         .collect();
-    let mut used_p = IdCounts::default();
-    let mut kept = Vec::new();
-    let junction_at: BTreeMap<String, usize> =
-        junctions.iter().enumerate().map(|(k, j): (usize, &Junction)| (j.id.clone(), k)).collect();
-    for (ei, from, to, a, b, base) in candidates.into_iter().flatten() {
+    let candidates: Vec<Candidate> = candidates.into_iter().flatten().collect();
+    // Each candidate's number among those of its id base (1 for the first, which keeps the
+    // base as its id), or 0 for one that is not built.
+    let mut number = vec![0usize; candidates.len()];
+    let mut used_p: HashMap<&str, usize, rustc_hash::FxBuildHasher> = HashMap::default();
+    used_p.reserve(candidates.len());
+    // Junctions by id, and the box of each surface, made the first time a piece comes back to
+    // its junction (few do).
+    let mut junction_at: Option<(HashMap<String, usize, rustc_hash::FxBuildHasher>, Vec<Bbox>)> = None;
+    for (k, &(ei, from, to, a, b, ref base)) in candidates.iter().enumerate() {
         let e = &g.edges[ei];
         let road = &g.roads[e.road];
         // A piece that leaves a junction and comes back to it, shorter than the road is wide,
@@ -1813,7 +1869,11 @@ fn assemble(
         // junction surface. Decided for every edge, in focus or not, so that an update builds
         // the same outline. When the union is refused, the piece stays.
         if let Some(j) = from.filter(|j| to == Some(*j)) {
-            let k = junction_at.get(j.as_str()).copied();
+            let (at, boxes) = junction_at.get_or_insert_with(|| {
+                let at = junctions.iter().enumerate().map(|(k, jn)| (jn.id.clone(), k)).collect();
+                (at, junctions.par_iter().map(|jn| polygon_box(&jn.polygon)).collect())
+            });
+            let k = at.get(j.as_str()).copied();
             let buried = || {
                 let (half, snap) = (0.5 * road.width, COINCIDENT_SHARE * tolerance);
                 k.and_then(|k| junctions.get(k)).is_some_and(|jn| {
@@ -1829,24 +1889,35 @@ fn assemble(
             // one's): the junction takes only what none of them covers.
             let others: Vec<Polygon> = if absorb {
                 let reach = crate::blocks::grow(line_box(&e.line.pts), road.width);
-                (junctions.iter().enumerate())
-                    .filter(|&(i, o)| Some(i) != k && crate::blocks::boxes_meet(polygon_box(&o.polygon), reach))
-                    .map(|(_, o)| o.polygon.clone())
+                (junctions.iter().zip(boxes.iter()).enumerate())
+                    .filter(|&(i, (_, &b))| Some(i) != k && crate::blocks::boxes_meet(b, reach))
+                    .map(|(_, (o, _))| o.polygon.clone())
                     .collect()
             } else {
                 Vec::new()
             };
-            let junction = k.and_then(|k| junctions.get_mut(k));
-            if absorb && junction.is_some_and(|jn| absorb_sliver(jn, &others, e, road, (a, b), settings, diags)) {
-                continue;
+            if let Some((k, jn)) = k.filter(|_| absorb).and_then(|k| Some((k, junctions.get_mut(k)?))) {
+                if absorb_sliver(jn, &others, e, road, (a, b), settings, diags) {
+                    if let Some(b) = boxes.get_mut(k) {
+                        *b = polygon_box(&jn.polygon);
+                    }
+                    continue;
+                }
             }
         }
-        let id = unique(base, &mut used_p);
         // Numbered with the others, built only when in focus.
+        let n = used_p.entry(base.as_str()).or_insert(0);
+        *n += 1;
         if edge_in(e) {
-            kept.push((ei, id, from.cloned(), to.cloned(), a, b));
+            number[k] = *n;
         }
     }
+    let kept: Vec<_> = candidates
+        .into_par_iter()
+        .zip(number)
+        .filter(|&(_, n)| n > 0)
+        .map(|((ei, from, to, a, b, base), n)| (ei, numbered(base, n), from.cloned(), to.cloned(), a, b))
+        .collect();
     let extents_j = &extents.junctions;
     let mut specs: Vec<PieceSpec> = kept
         .into_par_iter()
@@ -1855,7 +1926,7 @@ fn assemble(
             let len = e.line.length();
             // The piece's edge is an arm of each of its junctions (and a piece from a junction
             // back to it meets that junction twice): each box is kept once.
-            let mut reach: Extent = vec![line_box(&e.line.pts)];
+            let mut reach: Extent = if with_extents { vec![line_box(&e.line.pts)] } else { Vec::new() };
             for &b in [&from, &to].into_iter().flatten().filter_map(|j| extents_j.get(j)).flatten() {
                 if !reach.contains(&b) {
                     reach.push(b);
@@ -1875,8 +1946,10 @@ fn assemble(
             PieceSpec { edge: ei, id, from, to, a, b, capped, reach }
         })
         .collect();
-    for sp in &mut specs {
-        extents.pieces.insert(sp.id.clone(), std::mem::take(&mut sp.reach));
+    if with_extents {
+        for sp in &mut specs {
+            extents.pieces.insert(sp.id.clone(), std::mem::take(&mut sp.reach));
+        }
     }
     let capped: BTreeMap<String, [bool; 2]> =
         specs.iter().filter(|sp| sp.capped.iter().any(|&c| c)).map(|sp| (sp.id.clone(), sp.capped)).collect();
@@ -1914,8 +1987,9 @@ fn assemble(
     // A mouth's corners are computed along the road and along the junction's arm, which may
     // differ by up to the flattening tolerance where a mouth falls on a centerline vertex.
     stitch_mouths(&mut net, tolerance, &capped, memo);
-    net.junctions.sort_by(|a, b| a.id.cmp(&b.id));
-    net.pieces.sort_by(|a, b| a.id.cmp(&b.id));
+    // Ids are unique: any sort gives the one order.
+    net.junctions.par_sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    net.pieces.par_sort_unstable_by(|a, b| a.id.cmp(&b.id));
     (net, extents)
 }
 
@@ -2412,7 +2486,13 @@ type IdCounts = HashMap<String, usize, rustc_hash::FxBuildHasher>;
 fn unique(base: String, used: &mut IdCounts) -> String {
     let n = used.entry(base.clone()).or_insert(0);
     *n += 1;
-    if *n == 1 {
+    numbered(base, *n)
+}
+
+/// The id of the `n`-th feature (from 1) whose id base is `base`: the base itself for the
+/// first, then the base with `#2`, `#3`, ...
+fn numbered(base: String, n: usize) -> String {
+    if n == 1 {
         base
     } else {
         format!("{}#{}", base, n)
