@@ -582,7 +582,7 @@ fn join_groups(
         let holds = |gr: &Group| gr.arms.iter().any(|a| bridges.contains_key(&a.edge));
         layout.groups.iter().filter(|(_, gr)| holds(gr)).map(|(&r, _)| r).collect()
     };
-    // The old roots of each changed group (its own among them), ascending.
+    // The old roots of each changed group (its own root added below), ascending.
     let mut roots: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for &r in layout.groups.keys() {
         let root = guf.find(r);
