@@ -49,20 +49,6 @@ pub(crate) fn in_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     rayon::scope(|_| op())
 }
 
-/// Frees `t` on another worker of the pool, beside the caller's next work: the intermediate
-/// results of a stage (a city's graph, every junction's bases) take milliseconds to free,
-/// which the caller would otherwise spend on one core while the other waits. Freeing has no
-/// effect on any output. In a pool of one thread, `t` is freed here: a job spawned there would
-/// wait until the worker is idle, which a host that keeps it busy (a loop of updates inside
-/// the pool) may not let happen for a long time, each call's leftovers piling up.
-pub(crate) fn drop_aside<T: Send + 'static>(t: T) {
-    if rayon::current_num_threads() > 1 {
-        rayon::spawn(move || drop(t));
-    } else {
-        drop(t);
-    }
-}
-
 /// [`in_pool`] for short calls made of many small parallel loops (an incremental update):
 /// every other worker of the pool stays on the call until it ends, taking the loops' work as
 /// soon as it is there (`rayon::yield_now`), instead of falling asleep between loops and

@@ -138,9 +138,7 @@ pub(crate) fn network_stage_in(
         (None, None) => focus.is_none_or(|f| f(line_box(&e.line.pts))),
         (a, b) => a.is_some_and(node_in) || b.is_some_and(node_in),
     };
-    let out = assemble(&graph, &layout, settings, &edge_in, diags, memo, with_extents);
-    crate::drop_aside((graph, layout, uf));
-    out
+    assemble(&graph, &layout, settings, &edge_in, diags, memo, with_extents)
 }
 
 pub(crate) fn skip(
@@ -543,7 +541,6 @@ fn settle_junctions(
                 }
             }
             if pairs.is_empty() && bridges.is_empty() {
-                crate::drop_aside((bases, cache));
                 return layout;
             }
             for &(a, b) in &pairs {
