@@ -601,13 +601,9 @@ fn join_groups(
     for root in &mut layout.group_of {
         *root = guf.find(*root);
     }
-    let joined: Vec<(usize, Group, bool)> = parts
+    let joined: Vec<(usize, Group)> = parts
         .into_par_iter()
-        .map(|(r, mut members)| {
-            let bridged = members.iter().any(|m| m.arms.iter().any(|a| bridges.contains_key(&a.edge)));
-            if members.len() == 1 && !bridged {
-                return (r, members.remove(0), false);
-            }
+        .map(|(r, members)| {
             let mut shapes: Vec<Vec<Contour>> = members.iter().map(|m| shape(&m.polygon)).collect();
             let mut group =
                 Group { nodes: Vec::new(), arms: Vec::new(), inner: Vec::new(), polygon: Polygon::default() };
@@ -629,14 +625,12 @@ fn join_groups(
                 }
             }
             group.polygon = junction_surface(&shapes, settings);
-            (r, group, true)
+            (r, group)
         })
         .collect();
     let mut fresh = BTreeSet::new();
-    for (r, gr, new) in joined {
-        if new {
-            fresh.insert(r);
-        }
+    for (r, gr) in joined {
+        fresh.insert(r);
         layout.groups.insert(r, gr);
     }
     fresh
@@ -1392,8 +1386,8 @@ type GroupSurfaces = HashMap<Vec<usize>, Polygon, rustc_hash::FxBuildHasher>;
 /// The surface of every group: a base's outline, or for a group of several bases the union of
 /// their outlines and of the edges that join them (holes kept where they are blocks). Each
 /// surface is kept in `cache` under the group's bases; what is returned is, by group, that key
-/// (a group that did not change since an earlier round finds its surface there, and no surface
-/// is copied), and the groups whose surfaces were made in this call.
+/// (a group that did not change since an earlier round finds its surface there, not a copy of
+/// it), and the groups whose surfaces were made in this call.
 #[allow(clippy::too_many_arguments)]
 fn group_polygons(
     g: &Graph,
@@ -1774,9 +1768,7 @@ fn assemble(
                 Some((id, s)) => format!("j/{}/{:.2}", id, s),
                 None => format!("j/@{:.2},{:.2}", center.x, center.y),
             };
-            let reach: Extent = if !with_extents {
-                Vec::new()
-            } else {
+            let reach: Extent = if with_extents {
                 std::iter::once(polygon_box(&c.polygon))
                     .chain(
                         c.arms
@@ -1786,6 +1778,8 @@ fn assemble(
                             .map(|ei| line_box(&g.edges[ei].line.pts)),
                     )
                     .collect()
+            } else {
+                Vec::new()
             };
             let mut polygon = c.polygon.clone();
             dedup_ring(&mut polygon.exterior);
@@ -1826,11 +1820,11 @@ fn assemble(
     };
     // Each edge's ends, mouths and id base, in parallel; what needs the edges in order (ids
     // made unique, slivers taken into junctions) after.
-    let candidates: Vec<Option<Candidate>> = g
+    let candidates: Vec<Candidate> = g
         .edges
         .par_iter()
         .enumerate()
-        .map(|(ei, e)| {
+        .filter_map(|(ei, e)| {
             if layout.internal[ei] {
                 return None;
             }
@@ -1847,7 +1841,6 @@ fn assemble(
             Some((ei, from, to, a, b, format!("r/{}/{:.2}", g.roads[e.road].id, e.s0)))
         })
         .collect();
-    let candidates: Vec<Candidate> = candidates.into_iter().flatten().collect();
     // Each candidate's number among those of its id base (1 for the first, which keeps the
     // base as its id), or 0 for one that is not built.
     let mut number = vec![0usize; candidates.len()];
