@@ -1916,10 +1916,13 @@ fn assemble(
             let len = e.line.length();
             // The piece's edge is an arm of each of its junctions (and a piece from a junction
             // back to it meets that junction twice): each box is kept once.
-            let mut reach: Extent = if with_extents { vec![line_box(&e.line.pts)] } else { Vec::new() };
-            for &b in [&from, &to].into_iter().flatten().filter_map(|j| extents_j.get(j)).flatten() {
-                if !reach.contains(&b) {
-                    reach.push(b);
+            let mut reach: Extent = Vec::new();
+            if with_extents {
+                reach.push(line_box(&e.line.pts));
+                for &b in [&from, &to].into_iter().flatten().filter_map(|j| extents_j.get(j)).flatten() {
+                    if !reach.contains(&b) {
+                        reach.push(b);
+                    }
                 }
             }
             // A mouth exactly halfway along its arm is where `unbury_mouths` stopped a march
